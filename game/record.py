@@ -1,0 +1,82 @@
+"""The JSON match record (domino-match/1): export, load with full validation, replay."""
+
+from __future__ import annotations
+
+import json
+
+from .errors import BadRecord, GameError
+from .match import Match
+from .rules import Round
+
+FORMAT = "domino-match/1"
+
+
+def export_match(match: Match) -> dict:
+    """The record of the finished rounds only (never a round in progress)."""
+    return match.to_dict(include_current=False)
+
+
+def dumps(record: dict) -> str:
+    """One record as one line of compact JSON."""
+    return json.dumps(record, separators=(",", ":"))
+
+
+def load_match(data: dict) -> Match:
+    """Replay a record through the engine; raise BadRecord where it breaks a rule."""
+    try:
+        return _replay(data)
+    except BadRecord:
+        raise
+    except GameError as error:
+        raise BadRecord(f"The record breaks a rule: {error}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise BadRecord(f"The record is malformed: {type(error).__name__} {error}") from None
+
+
+def _replay(data: dict) -> Match:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BadRecord(f"Not a {FORMAT} record.")
+    match = Match(data["variant"], data["seats"], data["target"], data["players"])
+    if len(match.players) != match.seats or not all(isinstance(p, str) for p in match.players):
+        raise BadRecord("There must be one player name per seat.")
+    for number, round_data in enumerate(data["rounds"], start=1):
+        if match.over:
+            raise BadRecord("A round follows the end of the match.")
+        if match.round is not None and not match.round.over:
+            raise BadRecord("A round follows one that did not end.")
+        if round_data["number"] != number:
+            raise BadRecord(f"Round {round_data['number']} is out of order.")
+        _check_deal(match, round_data)
+        previous = match.round.opener if match.round else None
+        rnd = Round.from_dict(round_data, match.variant, previous)
+        _check_outcome(rnd, round_data)
+        match.rounds.append(rnd)
+    if "scores" in data and data["scores"] != match.scores:
+        raise BadRecord(f"The scores should be {match.scores}, not {data['scores']}.")
+    if "winner" in data and data["winner"] != match.winner:
+        raise BadRecord(f"The winner should be {match.winner}, not {data['winner']}.")
+    return match
+
+
+def _check_deal(match: Match, round_data: dict) -> None:
+    """The hands and boneyard together hold the 28 tiles once each, in the right sizes."""
+    hands = round_data["hands"]
+    size = match.variant.hand_size(match.seats)
+    if len(hands) != match.seats or any(len(h) != size for h in hands):
+        raise BadRecord(f"Each of the {match.seats} seats is dealt {size} tiles.")
+    tiles = [t for h in hands for t in h] + list(round_data["boneyard"])
+    normal = {f"{min(a, b)}-{max(a, b)}" for a in range(7) for b in range(7)}
+    if len(tiles) != 28 or set(tiles) != normal:
+        raise BadRecord("A deal must hold each of the 28 tiles exactly once, written a-b with a <= b.")
+
+
+def _check_outcome(rnd: Round, round_data: dict) -> None:
+    """The recorded ends and result must be what the replay gives."""
+    if "result" not in round_data:
+        return
+    if not rnd.over:
+        raise BadRecord(f"Round {rnd.number} has a result but its events do not end it.")
+    if round_data["result"] != rnd.result.to_dict():
+        raise BadRecord(f"Round {rnd.number} should end {rnd.result.to_dict()}.")
+    if round_data.get("ends") != [rnd.left, rnd.right]:
+        raise BadRecord(f"Round {rnd.number} should end with ends {[rnd.left, rnd.right]}.")
