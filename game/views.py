@@ -26,6 +26,13 @@ def seat_view(match: Match, seat: int | None) -> dict:
     }
 
 
+def player_panel(match: Match, seat: int | None) -> dict:
+    """The part of a seat's view that differs from everyone else's: its hand and its moves."""
+    rnd = match.round
+    return {"you": seat, "hand": _hand(rnd, seat) if rnd is not None and seat is not None else [],
+            "can": _can(match, rnd, seat)}
+
+
 def spectator_view(match: Match) -> dict:
     """What a visitor without a seat sees: no hand at all before the round ends."""
     return seat_view(match, None)

@@ -1,0 +1,355 @@
+"""Fichas' web layer: the app factory, the routes and the websocket; the rules live in game/."""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import (
+    Flask,
+    Response,
+    abort,
+    current_app,
+    g,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_sock import ConnectionClosed, Sock
+
+from game.clock import Clock
+from game.errors import BadInput, GameError, StaleVersion
+from game.hub import Connection, Hub
+from game.match import DEFAULT_TARGET, TARGETS
+from game.record import export_match
+from game.store import Store
+from game.table import NAME_MAX, Table, Tables, Timing
+from game.views import player_panel, spectator_view
+
+SEAT_COOKIE = "fichas_seat"
+CSRF_COOKIE = "fichas_csrf"
+STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409}
+VARIANT_CHOICES = [("partnership", "Partnership — 4 players in two teams"),
+                   ("block", "Block — 2 to 4, each for themselves"),
+                   ("draw", "Draw — 2 to 4, draw when you cannot play")]
+
+
+def env_config() -> dict:
+    """Settings from FICHAS_* environment variables (see the README)."""
+    env = os.environ
+    config = {"TURN_SECONDS": float(env.get("FICHAS_TURN_SECONDS", 45)),
+              "OFFLINE_SECONDS": float(env.get("FICHAS_OFFLINE_SECONDS", 5)),
+              "PAUSE_SECONDS": float(env.get("FICHAS_PAUSE_SECONDS", 30)),
+              "GRACE_SECONDS": float(env.get("FICHAS_GRACE_SECONDS", 15)),
+              "PING_SECONDS": float(env.get("FICHAS_PING_SECONDS", 5))}
+    if "FICHAS_DB" in env:
+        config["DATABASE"] = env["FICHAS_DB"]
+    return config
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: configuration, store, live tables, hub, clock and routes."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.update(MAX_CONTENT_LENGTH=16 * 1024, START_CLOCK=True)
+    app.config.update(env_config())
+    app.config.update(test_config or {})
+    if "DATABASE" not in app.config:
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        app.config["DATABASE"] = str(Path(app.instance_path) / "fichas.sqlite3")
+    # A dead connection is noticed after two missed pings (S4); browsers never send big messages.
+    app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": app.config["PING_SECONDS"],
+                                         "max_message_size": 4096}
+    timing = Timing(turn=app.config["TURN_SECONDS"], offline=app.config["OFFLINE_SECONDS"],
+                    pause=app.config["PAUSE_SECONDS"], grace=app.config["GRACE_SECONDS"])
+    tables = Tables(Store(app.config["DATABASE"]), timing, **app.config.get("TABLES_OPTIONS", {}))
+    hub = Hub()
+    clock = Clock(tables.expire, tables.now)
+    tables.publish = lambda table: publish(app, hub, tables, table)
+    tables.schedule = clock.schedule
+    app.extensions["fichas"] = Fichas(tables, hub, clock)
+    tables.resume()
+    if app.config["START_CLOCK"]:
+        clock.start()
+    register_routes(app, Sock(app))
+    return app
+
+
+class Fichas:
+    """The live parts of one app, reachable as app.extensions["fichas"]."""
+
+    def __init__(self, tables: Tables, hub: Hub, clock: Clock):
+        self.tables, self.hub, self.clock = tables, hub, clock
+
+    def close(self) -> None:
+        """Stop the clock and close the store (tests build many apps)."""
+        self.clock.stop()
+        self.tables.store.close()
+
+
+def fichas() -> Fichas:
+    """The live parts of the current app."""
+    return current_app.extensions["fichas"]
+
+
+# -- rendering -----------------------------------------------------------------
+
+def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
+    """What the partials of a table need, for one viewer; built under the table's lock."""
+    now = tables.now()
+    due = table.due_at(tables.timing)
+    view = spectator_view(table.match) if table.match else None
+    return {"table": table, "view": view, "seat": seat, "phase": table.phase,
+            "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
+            "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
+            "panel": player_panel(table.match, seat) if table.match else None,
+            "name_max": NAME_MAX}
+
+
+def render_partials(table: Table, tables: Tables, seat: int | None) -> str:
+    """The two swappable parts of a table page for one viewer: #table and #me."""
+    context = table_context(table, tables, seat)
+    return render_template("_table.html", **context) + render_template("_me.html", **context)
+
+
+def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
+    """Push each connected browser its fresh partials; the shared one is rendered once."""
+    connections = hub.connections(table.id)
+    if not connections:
+        return
+    with app.app_context():
+        context = table_context(table, tables, None)
+        shared = render_template("_table.html", **context)
+        mine: dict[int | None, str] = {}
+        for connection in connections:
+            if connection.seat not in mine:
+                context["seat"] = connection.seat
+                context["panel"] = player_panel(table.match, connection.seat) if table.match else None
+                mine[connection.seat] = render_template("_me.html", **context)
+            connection.send(shared + mine[connection.seat])
+
+
+# -- security helpers ----------------------------------------------------------
+
+def csrf_token() -> str:
+    """This browser's CSRF token (double-submit: a cookie and a header or field)."""
+    if "csrf" not in g:
+        g.csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
+    return g.csrf
+
+
+def check_csrf() -> None:
+    """Refuse a POST whose token does not match this browser's cookie."""
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
+    if not cookie or not hmac.compare_digest(cookie, sent):
+        abort(403, "Your session expired or the request was forged: reload the page and try again.")
+
+
+def same_origin() -> bool:
+    """Whether the websocket handshake comes from a page of this host."""
+    origin = request.headers.get("Origin", "")
+    return bool(origin) and urlsplit(origin).netloc == request.host
+
+
+def load_table(table_id: str) -> Table:
+    """The table for a URL, or 404."""
+    if len(table_id) > 64:
+        abort(404)
+    table = fichas().tables.get(table_id)
+    if table is None:
+        abort(404, "There is no table at this address. Check the link, or open a new table.")
+    return table
+
+
+def my_seat(table: Table) -> int | None:
+    """The seat this browser holds at `table`, from its cookie."""
+    return table.seat_of(request.cookies.get(SEAT_COOKIE))
+
+
+def seat_cookie(response: Response, table: Table, secret: str) -> Response:
+    """Give this browser its seat, for this table's URLs only."""
+    response.set_cookie(SEAT_COOKIE, secret, max_age=60 * 60 * 24 * 30, path=f"/t/{table.id}",
+                        httponly=True, samesite="Lax", secure=request.is_secure)
+    return response
+
+
+def refusal(table: Table, error: GameError) -> Response:
+    """A readable refusal; a stale action also gets a fresh render of the table."""
+    status = STATUS.get(error.code, 409)
+    body = render_template("_flash.html", message=str(error))
+    if isinstance(error, StaleVersion):
+        with table.lock:
+            body += render_partials(table, fichas().tables, my_seat(table))
+    return Response(body, status, mimetype="text/html")
+
+
+# -- routes --------------------------------------------------------------------
+
+def register_routes(app: Flask, sock: Sock) -> None:
+    """Attach every URL of the app."""
+
+    @app.before_request
+    def guard():
+        if request.method == "POST":
+            check_csrf()
+        if request.path.endswith("/ws") and not same_origin():
+            abort(403, "This websocket only serves pages of this site.")
+
+    @app.after_request
+    def set_csrf_cookie(response: Response) -> Response:
+        if "csrf" in g and request.cookies.get(CSRF_COOKIE) != g.csrf:
+            response.set_cookie(CSRF_COOKIE, g.csrf, httponly=True, samesite="Lax",
+                                secure=request.is_secure)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    @app.context_processor
+    def template_globals():
+        return {"csrf_token": csrf_token}
+
+    @app.errorhandler(400)
+    @app.errorhandler(403)
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    @app.errorhandler(413)
+    def http_error(error):
+        message = error.description if error.code != 413 else "That request is too large."
+        if request.headers.get("HX-Request"):
+            return render_template("_flash.html", message=message), error.code
+        return render_template("error.html", code=error.code, message=message), error.code
+
+    @app.get("/")
+    def home():
+        return render_template("home.html", form={"variant": "partnership", "seats": 4,
+                                                  "target": DEFAULT_TARGET}, errors={}, **choices())
+
+    @app.post("/tables")
+    def create_table():
+        form, errors = read_create_form()
+        if not errors:
+            try:
+                table, secret = fichas().tables.create(form["name"], form["variant"], form["seats"],
+                                                       form["target"])
+            except BadInput as error:
+                errors["name"] = str(error)
+            else:
+                return seat_cookie(redirect(url_for("show_table", table_id=table.id), 303), table, secret)
+        return render_template("home.html", form=form, errors=errors, **choices()), 400
+
+    @app.get("/t/<table_id>")
+    def show_table(table_id: str):
+        table = load_table(table_id)
+        seat = my_seat(table)
+        with table.lock:
+            html = render_template("table.html", **table_context(table, fichas().tables, seat))
+        return html
+
+    @app.post("/t/<table_id>/join")
+    def join(table_id: str):
+        table = load_table(table_id)
+        if my_seat(table) is not None:
+            return redirect(url_for("show_table", table_id=table.id), 303)
+        try:
+            _, secret = fichas().tables.join(table, request.form.get("name", ""))
+        except GameError as error:
+            return Response(render_template("_flash.html", message=str(error)),
+                            STATUS.get(error.code, 409), mimetype="text/html")
+        target = url_for("show_table", table_id=table.id)
+        if request.headers.get("HX-Request"):
+            response = make_response("", 204)
+            response.headers["HX-Redirect"] = target
+        else:
+            response = redirect(target, 303)
+        return seat_cookie(response, table, secret)
+
+    def action(table_id: str, kind: str):
+        table = load_table(table_id)
+        seat = my_seat(table)
+        if seat is None:
+            abort(403, "You do not have a seat at this table.")
+        try:
+            fichas().tables.act(table, seat, kind, request.form.get("version"),
+                                tile=request.form.get("tile"), end=request.form.get("end"))
+        except GameError as error:
+            return refusal(table, error)
+        return "", 204
+
+    app.post("/t/<table_id>/play", endpoint="play")(lambda table_id: action(table_id, "play"))
+    app.post("/t/<table_id>/pass", endpoint="pass")(lambda table_id: action(table_id, "pass"))
+    app.post("/t/<table_id>/draw", endpoint="draw")(lambda table_id: action(table_id, "draw"))
+    app.post("/t/<table_id>/next-round", endpoint="next_round")(
+        lambda table_id: action(table_id, "next_round"))
+
+    @app.get("/t/<table_id>/record.json")
+    def record(table_id: str):
+        table = load_table(table_id)
+        with table.lock:
+            if table.match is None:
+                data = {"format": "domino-match/1", "variant": table.variant.name, "seats": table.seats,
+                        "target": table.target, "players": list(table.players), "rounds": [],
+                        "scores": [0] * table.variant.side_count(table.seats), "winner": None}
+            else:
+                data = export_match(table.match)
+        return jsonify(data)
+
+    @sock.route("/t/<table_id>/ws")
+    def websocket(ws, table_id: str):
+        table = fichas().tables.get(table_id)
+        if table is None:
+            ws.close(reason=1008, message="No such table")
+            return
+        live = fichas()
+        seat = my_seat(table)
+        connection = Connection(ws, seat)
+        live.hub.add(table.id, connection)
+        try:
+            with table.lock:  # a full refresh first, then every change as it happens
+                connection.send(render_partials(table, live.tables, seat))
+            live.tables.connect(table, seat)
+            while connection.alive:
+                ws.receive(timeout=None)  # browsers send nothing we need; this waits for the close
+        except ConnectionClosed:
+            pass
+        finally:
+            live.hub.remove(table.id, connection)
+            live.tables.disconnect(table, seat)
+
+
+def choices() -> dict:
+    """The host's options for the create form (RULES §4)."""
+    return {"variants": VARIANT_CHOICES, "targets": TARGETS, "name_max": NAME_MAX}
+
+
+def read_create_form() -> tuple[dict, dict]:
+    """The create form's fields, and a message per invalid field."""
+    form, errors = dict(request.form), {}
+    form.pop("csrf_token", None)
+    if form.get("variant") not in ("partnership", "block", "draw"):
+        errors["variant"] = "Choose Partnership, Block or Draw."
+    for field, allowed in (("seats", (2, 3, 4)), ("target", TARGETS)):
+        try:
+            form[field] = int(form.get(field, ""))
+        except ValueError:
+            form[field] = None
+        if form[field] not in allowed:
+            errors[field] = ("Choose 2, 3 or 4 seats." if field == "seats"
+                             else "Choose a target from 50 to 500, in steps of 50.")
+    if form.get("variant") == "partnership" and form.get("seats") not in (None, 4):
+        errors["seats"] = "Partnership is played by 4 players."
+    name = form.get("name", "")
+    form["name"] = name
+    if not name.strip():
+        errors["name"] = "Please give your name."
+    return form, errors
+
+
+if __name__ == "__main__":
+    create_app().run(host=os.environ.get("FICHAS_HOST", "127.0.0.1"),
+                     port=int(os.environ.get("FICHAS_PORT", "8000")), threaded=True)

@@ -1,0 +1,162 @@
+"""SQLite persistence: tables, seats (hashed secrets), the rounds of the match, an action log.
+
+Every accepted action is one transaction: the table row (version, clock), the current round's
+record and a line in the append-only log. Schema changes go through PRAGMA user_version.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+SCHEMA = [
+    # version 1
+    """
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        variant TEXT NOT NULL,
+        seats INTEGER NOT NULL,
+        target INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        version INTEGER NOT NULL,
+        match_no INTEGER NOT NULL,
+        turn_started REAL,
+        deadline REAL
+    );
+    CREATE TABLE seats (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        secret_hash TEXT NOT NULL,
+        joined_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE UNIQUE INDEX seats_by_secret ON seats(secret_hash);
+    CREATE TABLE rounds (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        match_no INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (table_id, match_no, number)
+    );
+    CREATE TABLE actions (
+        id INTEGER PRIMARY KEY,
+        table_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        seat INTEGER,
+        kind TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX actions_by_table ON actions(table_id, version);
+    """,
+]
+
+
+class Store:
+    """One SQLite file in WAL mode; a lock serialises writers across threads and greenlets."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.Lock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # WAL with NORMAL survives a crash of the process (not of the machine) and is fast.
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        for number, script in enumerate(SCHEMA[version:], start=version + 1):
+            with self.transaction() as db:
+                db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Run the block in one immediate transaction (or none, for executescript)."""
+        with self._lock:
+            yield self._db
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A transaction committed at the end of the block, rolled back on error."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._db.close()
+
+    # -- writes ----------------------------------------------------------------
+
+    def create_table(self, row: dict) -> None:
+        """Insert a new table row."""
+        with self.write() as db:
+            db.execute("INSERT INTO tables (id, variant, seats, target, created_at, version, match_no,"
+                       " turn_started, deadline) VALUES (:id, :variant, :seats, :target, :created_at,"
+                       " :version, :match_no, :turn_started, :deadline)", row)
+
+    def commit(self, table_row: dict, *, seat_row: dict | None = None, round_data: dict | None = None,
+               action: dict | None = None) -> None:
+        """Write one accepted change: the table row, maybe a seat, the current round, a log line."""
+        with self.write() as db:
+            db.execute("UPDATE tables SET version=:version, match_no=:match_no, turn_started=:turn_started,"
+                       " deadline=:deadline WHERE id=:id", table_row)
+            if seat_row is not None:
+                db.execute("INSERT INTO seats (table_id, seat, name, secret_hash, joined_at)"
+                           " VALUES (:table_id, :seat, :name, :secret_hash, :joined_at)", seat_row)
+            if round_data is not None:
+                db.execute("INSERT OR REPLACE INTO rounds (table_id, match_no, number, data)"
+                           " VALUES (?, ?, ?, ?)", (table_row["id"], table_row["match_no"],
+                                                    round_data["number"], _json(round_data)))
+            if action is not None:
+                db.execute("INSERT INTO actions (table_id, version, seat, kind, detail, at)"
+                           " VALUES (?, ?, ?, ?, ?, ?)",
+                           (table_row["id"], table_row["version"], action.get("seat"), action["kind"],
+                            _json(action), action["at"]))
+
+    # -- reads -----------------------------------------------------------------
+
+    def load_table(self, table_id: str) -> dict | None:
+        """The table row with its seats and the current match's rounds, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT * FROM tables WHERE id=?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            seats = self._db.execute("SELECT seat, name, secret_hash FROM seats WHERE table_id=?"
+                                     " ORDER BY seat", (table_id,)).fetchall()
+            rounds = self._db.execute("SELECT data FROM rounds WHERE table_id=? AND match_no=?"
+                                      " ORDER BY number", (table_id, row["match_no"])).fetchall()
+        table = dict(row)
+        table["seat_rows"] = [dict(s) for s in seats]
+        table["rounds"] = [json.loads(r["data"]) for r in rounds]
+        return table
+
+    def tables_with_deadlines(self) -> list[str]:
+        """Ids of tables whose clock is running (a turn or a pause)."""
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM tables WHERE deadline IS NOT NULL").fetchall()
+        return [r["id"] for r in rows]
+
+    def actions(self, table_id: str) -> list[dict]:
+        """The action log of a table, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT detail FROM actions WHERE table_id=? ORDER BY id",
+                                    (table_id,)).fetchall()
+        return [json.loads(r["detail"]) for r in rows]
+
+
+def _json(data: dict) -> str:
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,395 @@
+"""Live tables: seats, the match, the version, the clock's deadlines, and one lock per table.
+
+Every change goes the same way, whoever makes it (a player, the host, the clock): take the
+table's lock, check the version, let the engine apply it, commit to the store, publish, and
+reschedule the clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import threading
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .errors import BadInput, GameError, NotYourTurn, StaleVersion
+from .match import DEFAULT_TARGET, TARGETS, Match
+from .record import load_match
+from .store import Store
+from .tiles import Tile
+from .variants import get_variant
+
+NAME_MAX = 24
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The table's times in seconds (S3, S4, T10) and the grace after a restart."""
+
+    turn: float = 45.0
+    offline: float = 5.0
+    pause: float = 30.0
+    grace: float = 15.0
+
+
+class TableFull(GameError):
+    """Every seat of the table is taken."""
+
+    code = "full"
+
+
+class NameTaken(GameError):
+    """Another player at this table already has that name."""
+
+    code = "name_taken"
+
+
+class NotHost(GameError):
+    """Only the host may do this."""
+
+    code = "not_host"
+
+
+class Table:
+    """One table in memory; read or change it only while holding `lock`."""
+
+    def __init__(self, table_id: str, variant: str, seats: int, target: int, created_at: float):
+        self.id = table_id
+        self.variant = get_variant(variant)
+        self.seats = seats
+        self.target = target
+        self.created_at = created_at
+        self.lock = threading.RLock()
+        self.players: list[str] = []
+        self.secret_hashes: list[str] = []
+        self.match: Match | None = None
+        self.match_no = 1
+        self.version = 0
+        self.turn_started: float | None = None
+        self.deadline: float | None = None  # turn deadline while playing, pause end between rounds
+        self.sockets = [0] * seats  # live websockets per seat
+        self.offline_since: dict[int, float] = {}
+        self.grace_end = 0.0  # no automatic play before this (set after a restart)
+
+    # -- derived state ---------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """waiting (for players), playing (a round), pause (between rounds) or over (the match)."""
+        if self.match is None or self.match.round is None:
+            return "waiting"
+        if self.match.over:
+            return "over"
+        return "pause" if self.match.round.over else "playing"
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to play, while a round is being played."""
+        return self.match.round.turn if self.phase == "playing" else None
+
+    def connected(self, seat: int) -> bool:
+        """Whether `seat` has a live websocket."""
+        return self.sockets[seat] > 0
+
+    def due_at(self, timing: Timing) -> float | None:
+        """When the clock acts next: S4's deadline for the seat to play, or the pause's end."""
+        if self.deadline is None:
+            return None
+        due = self.deadline
+        if self.phase == "playing":
+            off = self.offline_since.get(self.turn)
+            if off is not None:
+                due = min(due, max(self.turn_started, off) + timing.offline)
+        return max(due, self.grace_end)
+
+    def seat_of(self, secret: str | None) -> int | None:
+        """The seat whose secret this is, or None."""
+        if not secret:
+            return None
+        digest = hash_secret(secret)
+        for seat, known in enumerate(self.secret_hashes):
+            if secrets.compare_digest(known, digest):
+                return seat
+        return None
+
+    def row(self) -> dict:
+        """The table's row for the store."""
+        return {"id": self.id, "variant": self.variant.name, "seats": self.seats, "target": self.target,
+                "created_at": self.created_at, "version": self.version, "match_no": self.match_no,
+                "turn_started": self.turn_started, "deadline": self.deadline}
+
+
+class Tables:
+    """All live tables of this process: create, join, act, presence and the clock's moves."""
+
+    def __init__(self, store: Store, timing: Timing | None = None, now: Callable[[], float] = time.time,
+                 rng: random.Random | None = None):
+        self.store = store
+        self.timing = timing or Timing()
+        self.now = now
+        self.rng = rng or random.SystemRandom()
+        self.started_at = now()
+        self._tables: dict[str, Table] = {}
+        self._registry_lock = threading.Lock()
+        self.publish: Callable[[Table], None] = lambda table: None
+        self.schedule: Callable[[str, float | None], None] = lambda table_id, due: None
+
+    # -- finding tables --------------------------------------------------------
+
+    def get(self, table_id: str) -> Table | None:
+        """The table with this id, loaded from the store the first time; None if unknown."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        with self._registry_lock:
+            table = self._tables.get(table_id)
+            if table is None:
+                table = self._load(table_id)
+                if table is not None:
+                    self._tables[table_id] = table
+        return table
+
+    def resume(self) -> int:
+        """After a start-up, load every table whose clock runs and schedule it; returns how many."""
+        ids = self.store.tables_with_deadlines()
+        for table_id in ids:
+            table = self.get(table_id)
+            if table is not None:
+                self.schedule(table.id, table.due_at(self.timing))
+        return len(ids)
+
+    def _load(self, table_id: str) -> Table | None:
+        row = self.store.load_table(table_id)
+        if row is None:
+            return None
+        table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"])
+        table.version, table.match_no = row["version"], row["match_no"]
+        table.turn_started, table.deadline = row["turn_started"], row["deadline"]
+        table.players = [s["name"] for s in row["seat_rows"]]
+        table.secret_hashes = [s["secret_hash"] for s in row["seat_rows"]]
+        if row["rounds"]:
+            table.match = load_match({"format": "domino-match/1", "variant": row["variant"],
+                                      "seats": row["seats"], "target": row["target"],
+                                      "players": table.players, "rounds": row["rounds"]})
+        # Everyone was disconnected by the restart: the grace lets them come back in time (S4).
+        table.offline_since = dict.fromkeys(range(len(table.players)), self.started_at)
+        table.grace_end = self.started_at + self.timing.grace
+        return table
+
+    # -- creating and joining --------------------------------------------------
+
+    def create(self, host_name: str, variant: str = "partnership", seats: int = 4,
+               target: int = DEFAULT_TARGET) -> tuple[Table, str]:
+        """Open a table; the host takes seat 0 (S1). Returns the table and the host's secret."""
+        check_settings(variant, seats, target)
+        host_name = clean_name(host_name)
+        table = Table(secrets.token_urlsafe(16), variant, seats, target, self.now())
+        self.store.create_table(table.row())
+        with self._registry_lock:
+            self._tables[table.id] = table
+        return table, self.join(table, host_name)[1]
+
+    def join(self, table: Table, name: str) -> tuple[int, str]:
+        """Seat a newcomer at the next free seat (S1); the last one starts the match."""
+        name = clean_name(name)
+        with table.lock:
+            if len(table.players) >= table.seats:
+                raise TableFull("Every seat is taken: you can watch this table.")
+            if name.casefold() in (p.casefold() for p in table.players):
+                raise NameTaken(f"Someone at this table is already called {name}.")
+            seat, secret, now = len(table.players), secrets.token_urlsafe(32), self.now()
+            table.players.append(name)
+            table.secret_hashes.append(hash_secret(secret))
+            table.offline_since[seat] = now
+            seat_row = {"table_id": table.id, "seat": seat, "name": name,
+                        "secret_hash": table.secret_hashes[-1], "joined_at": now}
+            if len(table.players) == table.seats:
+                table.match = Match(table.variant, table.seats, table.target, table.players)
+                table.match.start_round(self.rng)
+                self._start_turn(table, now)
+            self._commit(table, {"kind": "join", "seat": seat, "name": name, "at": now}, seat_row=seat_row)
+        return seat, secret
+
+    # -- actions ---------------------------------------------------------------
+
+    def act(self, table: Table, seat: int | None, kind: str, version, tile: str | None = None,
+            end: str | None = None) -> None:
+        """A player's action (play, pass, draw, next_round), checked, committed and published."""
+        if seat is None:
+            raise NotYourTurn("Only a seated player can do that.")
+        with table.lock:
+            self._check_version(table, version)
+            now = self.now()
+            if kind == "next_round":
+                if seat != 0:
+                    raise NotHost("Only the host can start the next round.")
+                self._next_round(table, now)
+                detail = {"kind": kind, "seat": seat, "at": now}
+            else:
+                self._require_match(table)
+                self._apply(table, seat, kind, tile, end)
+                detail = {"kind": kind, "seat": seat, "tile": tile, "end": end, "at": now}
+            self._after_move(table, seat, now)
+            self._commit(table, detail)
+
+    def expire(self, table_id: str, version: int | None = None) -> bool:
+        """The clock's move (S3, T10) if the table is due; True if something was applied."""
+        table = self.get(table_id)
+        if table is None:
+            return False
+        with table.lock:
+            now = self.now()
+            due = table.due_at(self.timing)
+            if due is None or due > now or (version is not None and version != table.version):
+                self.schedule(table.id, due)
+                return False
+            if table.phase == "playing":
+                seat = table.turn
+                table.match.play_for(seat)
+                self._after_move(table, seat, now)
+                self._commit(table, {"kind": "timeout", "seat": seat, "at": now})
+            else:
+                self._next_round(table, now)
+                self._commit(table, {"kind": "next_round", "seat": None, "at": now})
+        return True
+
+    def _apply(self, table: Table, seat: int, kind: str, tile: str | None, end: str | None) -> None:
+        match = table.match
+        if kind == "play":
+            if end not in (None, "", "left", "right"):
+                raise BadInput("The end must be left or right.")
+            match.play(seat, Tile.parse(tile or ""), end or None)
+        elif kind == "pass":
+            match.pass_turn(seat)
+        elif kind == "draw":
+            match.draw(seat)
+        else:
+            raise BadInput(f"Unknown action {kind!r}.")
+
+    def _next_round(self, table: Table, now: float) -> None:
+        """T10: the next round (host early, or the clock); after a match, a new one, same seats."""
+        phase = table.phase
+        if phase == "pause":
+            table.match.start_round(self.rng)
+        elif phase == "over":
+            table.match_no += 1
+            table.match = Match(table.variant, table.seats, table.target, table.players)
+            table.match.start_round(self.rng)
+        else:
+            raise GameError("The next round can start only once this one is over.")
+        self._start_turn(table, now)
+
+    def _after_move(self, table: Table, seat: int, now: float) -> None:
+        """Restart the clock for a new turn, start the pause, or stop it at the match's end."""
+        phase = table.phase
+        if phase == "playing":
+            if table.turn != seat:
+                self._start_turn(table, now)
+        elif phase == "pause":
+            table.turn_started, table.deadline = None, now + self.timing.pause
+        else:
+            table.turn_started, table.deadline = None, None
+
+    def _start_turn(self, table: Table, now: float) -> None:
+        """S3/S4: 45 seconds, or 5 if the seat to play is disconnected now."""
+        table.turn_started, table.deadline = now, now + self.timing.turn
+        if now >= table.grace_end and not table.connected(table.turn):
+            table.deadline = min(table.deadline, now + self.timing.offline)
+
+    # -- presence --------------------------------------------------------------
+
+    def connect(self, table: Table, seat: int | None) -> None:
+        """A websocket opened for `seat` (None: a spectator)."""
+        if seat is None:
+            return
+        with table.lock:
+            now = self.now()
+            if table.sockets[seat] == 0:
+                self._keep_lost_time(table, seat, now)
+                table.offline_since.pop(seat, None)
+            table.sockets[seat] += 1
+            self.publish(table)
+            self.schedule(table.id, table.due_at(self.timing))
+
+    def disconnect(self, table: Table, seat: int | None) -> None:
+        """A websocket of `seat` closed; its last one makes the seat disconnected (S4)."""
+        if seat is None:
+            return
+        with table.lock:
+            table.sockets[seat] = max(0, table.sockets[seat] - 1)
+            if table.sockets[seat] == 0:
+                table.offline_since[seat] = self.now()
+                self.publish(table)
+                self.schedule(table.id, table.due_at(self.timing))
+
+    def _keep_lost_time(self, table: Table, seat: int, now: float) -> None:
+        """S4: reconnecting never gives back time, so fold the shortened deadline in for good.
+
+        A restart's disconnection is forgiven while the grace lasts.
+        """
+        if table.phase != "playing" or table.turn != seat or seat not in table.offline_since:
+            return
+        if now < table.grace_end:
+            return
+        off = table.offline_since[seat]
+        shortened = min(table.deadline, max(table.turn_started, off) + self.timing.offline)
+        if shortened < table.deadline:
+            table.deadline = shortened
+            self.store.commit(table.row())
+
+    # -- internals -------------------------------------------------------------
+
+    def _check_version(self, table: Table, version) -> None:
+        try:
+            version = int(version)
+        except (TypeError, ValueError):
+            raise BadInput("The action has no valid version.") from None
+        if version != table.version:
+            raise StaleVersion("The table changed before your action arrived; here it is again.")
+
+    def _require_match(self, table: Table) -> None:
+        if table.match is None:
+            raise GameError("The match starts once every seat is taken.")
+
+    def _commit(self, table: Table, detail: dict, seat_row: dict | None = None) -> None:
+        """Durable first, then shown: bump the version, write, publish, reschedule."""
+        table.version += 1
+        round_data = table.match.round.to_dict() if table.match and table.match.round else None
+        try:
+            self.store.commit(table.row(), seat_row=seat_row, round_data=round_data, action=detail)
+        except Exception:
+            with self._registry_lock:  # memory ran ahead of the disk: forget it, reload next time
+                self._tables.pop(table.id, None)
+            raise
+        self.publish(table)
+        self.schedule(table.id, table.due_at(self.timing))
+
+
+def hash_secret(secret: str) -> str:
+    """The stored form of a seat secret."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def clean_name(name) -> str:
+    """A player's name: 1-24 characters after trimming, no control characters."""
+    if not isinstance(name, str):
+        raise BadInput("Please give a name.")
+    name = name.strip()
+    if not name:
+        raise BadInput("Please give a name.")
+    if len(name) > NAME_MAX:
+        raise BadInput(f"A name has at most {NAME_MAX} characters.")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in name):
+        raise BadInput("A name cannot contain control characters.")
+    return name
+
+
+def check_settings(variant: str, seats: int, target: int) -> None:
+    """The host's choices (RULES §4), or BadInput."""
+    get_variant(variant).check_seats(seats)
+    if target not in TARGETS:
+        raise BadInput("The target is 50 to 500 points, in steps of 50.")

@@ -1,0 +1,28 @@
+// Fichas: the few lines HTML cannot do. Clocks count down from the remaining time the server
+// sent (never from this device's clock); the copy button copies the table's link.
+(function () {
+  function arm(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll("[data-remaining-ms]").forEach(function (el) {
+      if (!el.dataset.endsAt) el.dataset.endsAt = performance.now() + Number(el.dataset.remainingMs);
+    });
+  }
+  setInterval(function () {
+    document.querySelectorAll("[data-ends-at]").forEach(function (el) {
+      el.textContent = Math.max(0, Math.ceil((el.dataset.endsAt - performance.now()) / 1000));
+    });
+  }, 250);
+  document.addEventListener("DOMContentLoaded", function () { arm(document); });
+  document.addEventListener("htmx:load", function (e) { arm(e.detail.elt); });
+  document.addEventListener("htmx:wsAfterMessage", function () { arm(document); });
+  document.addEventListener("htmx:wsClose", function () { var c = document.getElementById("connection"); if (c) c.hidden = false; });
+  document.addEventListener("htmx:wsOpen", function () { var c = document.getElementById("connection"); if (c) c.hidden = true; });
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest("[data-copy]");
+    if (!button) return;
+    var input = document.querySelector(button.dataset.copy);
+    input.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(function () {});
+    else document.execCommand("copy");
+    button.textContent = "Copied!";
+  });
+})();
