@@ -87,8 +87,9 @@ class Fichas:
         self.tables, self.hub, self.clock = tables, hub, clock
 
     def close(self) -> None:
-        """Stop the clock and close the store (tests build many apps)."""
+        """Stop the clock, close every websocket and the store (tests build many apps)."""
         self.clock.stop()
+        self.hub.close_all()
         self.tables.store.close()
 
 
@@ -153,8 +154,10 @@ def check_csrf() -> None:
 
 def same_origin() -> bool:
     """Whether the websocket handshake comes from a page of this host."""
-    origin = request.headers.get("Origin", "")
-    return bool(origin) and urlsplit(origin).netloc == request.host
+    origin = urlsplit(request.headers.get("Origin", ""))
+    if ":" in request.host:  # browsers send the port in Host; some clients leave it out
+        return origin.netloc == request.host
+    return bool(origin.hostname) and origin.hostname == request.host
 
 
 def load_table(table_id: str) -> Table:

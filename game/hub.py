@@ -26,6 +26,15 @@ class Connection:
         return self.alive
 
 
+    def close(self) -> None:
+        """Close the socket; its handler then unregisters it."""
+        self.alive = False
+        try:
+            self.socket.close()
+        except Exception:  # already closed
+            pass
+
+
 class Hub:
     """The live connections of every table."""
 
@@ -51,6 +60,13 @@ class Hub:
         """A snapshot of a table's connections."""
         with self._lock:
             return list(self._by_table.get(table_id, ()))
+
+    def close_all(self) -> None:
+        """Close every connection (at shutdown)."""
+        with self._lock:
+            connections = [c for group in self._by_table.values() for c in group]
+        for connection in connections:
+            connection.close()
 
     def count(self) -> int:
         """How many connections are open in all."""

@@ -18,7 +18,7 @@ class Match:
 
     def __init__(self, variant: Variant | str, seats: int, target: int = DEFAULT_TARGET,
                  players: list[str] | None = None):
-        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
         self.variant.check_seats(seats)
         if target not in TARGETS:
             raise BadInput("The target is 50 to 500 points, in steps of 50.")

@@ -36,10 +36,18 @@ def load_match(data: dict) -> Match:
 def _replay(data: dict) -> Match:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadRecord(f"Not a {FORMAT} record.")
+    if type(data["seats"]) is not int or type(data["target"]) is not int:
+        raise BadRecord("The seats and the target must be whole numbers.")
     match = Match(data["variant"], data["seats"], data["target"], data["players"])
-    if len(match.players) != match.seats or not all(isinstance(p, str) for p in match.players):
+    players = data["players"]
+    if not isinstance(players, list) or len(players) != match.seats \
+            or not all(isinstance(p, str) for p in players):
         raise BadRecord("There must be one player name per seat.")
+    if not isinstance(data["rounds"], list):
+        raise BadRecord("The rounds must be a list.")
     for number, round_data in enumerate(data["rounds"], start=1):
+        if not isinstance(round_data["events"], list):
+            raise BadRecord("The events of a round must be a list.")
         if match.over:
             raise BadRecord("A round follows the end of the match.")
         if match.round is not None and not match.round.over:

@@ -112,6 +112,8 @@ class Round:
         if tile not in self.hands[seat]:
             raise TileNotInHand(f"You do not hold {tile}.")
         end = self._choose_end(tile, end)
+        if auto and self.playable(seat)[0] != (tile, end):
+            raise IllegalMove(f"The table's move (S3) is the first tile that fits, not {tile}.")
         self.hands[seat].remove(tile)
         self._place(tile, end)
         self.events.append({"seat": seat, "action": "play", "tile": tile.text, "end": end, "auto": auto})
@@ -138,13 +140,7 @@ class Round:
 
     def draw(self, seat: int, auto: bool = False) -> Tile:
         """D3: take the next boneyard tile into the hand; the turn stays with `seat`."""
-        self._check_turn(seat)
-        if not self.variant.draws:
-            raise CannotDraw(f"Nobody draws in {self.variant.title}.")
-        if self.can_place(seat):
-            raise MustPlay("You have a tile that fits, so you cannot draw.")
-        if not self.boneyard:
-            raise CannotDraw("The boneyard is empty: pass.")
+        self._check_draw(seat)
         tile = self.boneyard.pop(0)
         self.hands[seat].append(tile)
         self.events.append({"seat": seat, "action": "draw", "tile": tile.text, "auto": auto})
@@ -163,6 +159,15 @@ class Round:
             self.pass_turn(seat, auto=True)
 
     # -- internals -------------------------------------------------------------
+
+    def _check_draw(self, seat: int) -> None:
+        self._check_turn(seat)
+        if not self.variant.draws:
+            raise CannotDraw(f"Nobody draws in {self.variant.title}.")
+        if self.can_place(seat):
+            raise MustPlay("You have a tile that fits, so you cannot draw.")
+        if not self.boneyard:
+            raise CannotDraw("The boneyard is empty: pass.")
 
     def _check_turn(self, seat: int) -> None:
         if self.result is not None:
@@ -263,11 +268,14 @@ class Round:
         if action == "play":
             self.play(seat, Tile.parse(event["tile"]), event.get("end"), auto)
         elif action == "pass":
+            if "ends" in event and event["ends"] != [self.left, self.right]:
+                raise IllegalMove(f"The ends were {[self.left, self.right]}, not {event['ends']} (T7).")
             self.pass_turn(seat, auto)
         elif action == "draw":
-            tile = self.draw(seat, auto)
-            if event.get("tile") != tile.text:
-                raise IllegalMove(f"The boneyard gives {tile}, not {event.get('tile')}.")
+            self._check_draw(seat)  # checked in full before the boneyard changes
+            if event.get("tile") != self.boneyard[0].text:
+                raise IllegalMove(f"The boneyard gives {self.boneyard[0]}, not {event.get('tile')}.")
+            self.draw(seat, auto)
         else:
             raise BadInput(f"Unknown action {action!r}.")
 
