@@ -105,7 +105,7 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
     now = tables.now()
     due = table.due_at(tables.timing)
     view = spectator_view(table.match) if table.match else None
-    return {"table": table, "view": view, "seat": seat, "phase": table.phase,
+    return {"table": table, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
             "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "panel": player_panel(table.match, seat) if table.match else None,
@@ -311,11 +311,11 @@ def register_routes(app: Flask, sock: Sock) -> None:
         live = fichas()
         seat = my_seat(table)
         connection = Connection(ws, seat)
-        live.hub.add(table.id, connection)
         try:
-            with table.lock:  # a full refresh first, then every change as it happens
-                connection.send(render_partials(table, live.tables, seat))
-            live.tables.connect(table, seat)
+            with table.lock:  # a full refresh first (to all, if this seat just came back)
+                live.hub.add(table.id, connection)
+                if not live.tables.connect(table, seat):
+                    connection.send(render_partials(table, live.tables, seat))
             while connection.alive:
                 ws.receive(timeout=None)  # browsers send nothing we need; this waits for the close
         except ConnectionClosed:

@@ -8,6 +8,7 @@ reschedule the clock.
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 import secrets
 import threading
@@ -24,6 +25,7 @@ from .tiles import Tile
 from .variants import get_variant
 
 NAME_MAX = 24
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,8 @@ class Table:
         self.turn_started: float | None = None
         self.deadline: float | None = None  # turn deadline while playing, pause end between rounds
         self.sockets = [0] * seats  # live websockets per seat
+        # Seats that lost their last websocket (or were cut off by a restart), and since when.
+        # A seat that has joined but not yet opened its page does not count as disconnected.
         self.offline_since: dict[int, float] = {}
         self.grace_end = 0.0  # no automatic play before this (set after a restart)
 
@@ -204,7 +208,6 @@ class Tables:
             seat, secret, now = len(table.players), secrets.token_urlsafe(32), self.now()
             table.players.append(name)
             table.secret_hashes.append(hash_secret(secret))
-            table.offline_since[seat] = now
             seat_row = {"table_id": table.id, "seat": seat, "name": name,
                         "secret_hash": table.secret_hashes[-1], "joined_at": now}
             if len(table.players) == table.seats:
@@ -297,23 +300,24 @@ class Tables:
     def _start_turn(self, table: Table, now: float) -> None:
         """S3/S4: 45 seconds, or 5 if the seat to play is disconnected now."""
         table.turn_started, table.deadline = now, now + self.timing.turn
-        if now >= table.grace_end and not table.connected(table.turn):
+        if now >= table.grace_end and table.turn in table.offline_since:
             table.deadline = min(table.deadline, now + self.timing.offline)
 
     # -- presence --------------------------------------------------------------
 
-    def connect(self, table: Table, seat: int | None) -> None:
-        """A websocket opened for `seat` (None: a spectator)."""
+    def connect(self, table: Table, seat: int | None) -> bool:
+        """A websocket opened for `seat` (None: a spectator); True if everyone was told."""
         if seat is None:
-            return
+            return False
         with table.lock:
-            now = self.now()
-            if table.sockets[seat] == 0:
-                self._keep_lost_time(table, seat, now)
-                table.offline_since.pop(seat, None)
             table.sockets[seat] += 1
-            self.publish(table)
+            if table.sockets[seat] > 1:
+                return False
+            # Time lost while away stays lost (S4): the shortened deadline was stored already.
+            table.offline_since.pop(seat, None)
+            self._publish(table)
             self.schedule(table.id, table.due_at(self.timing))
+            return True
 
     def disconnect(self, table: Table, seat: int | None) -> None:
         """A websocket of `seat` closed; its last one makes the seat disconnected (S4)."""
@@ -321,25 +325,17 @@ class Tables:
             return
         with table.lock:
             table.sockets[seat] = max(0, table.sockets[seat] - 1)
-            if table.sockets[seat] == 0:
-                table.offline_since[seat] = self.now()
-                self.publish(table)
-                self.schedule(table.id, table.due_at(self.timing))
-
-    def _keep_lost_time(self, table: Table, seat: int, now: float) -> None:
-        """S4: reconnecting never gives back time, so fold the shortened deadline in for good.
-
-        A restart's disconnection is forgiven while the grace lasts.
-        """
-        if table.phase != "playing" or table.turn != seat or seat not in table.offline_since:
-            return
-        if now < table.grace_end:
-            return
-        off = table.offline_since[seat]
-        shortened = min(table.deadline, max(table.turn_started, off) + self.timing.offline)
-        if shortened < table.deadline:
-            table.deadline = shortened
-            self.store.commit(table.row())
+            if table.sockets[seat] > 0:
+                return
+            now = self.now()
+            table.offline_since[seat] = now
+            if table.turn == seat and now >= table.grace_end:
+                shortened = min(table.deadline, now + self.timing.offline)
+                if shortened < table.deadline:
+                    table.deadline = shortened
+                    self.store.commit(table.row())  # a clock change, not a new state: same version
+            self._publish(table)
+            self.schedule(table.id, table.due_at(self.timing))
 
     # -- internals -------------------------------------------------------------
 
@@ -365,8 +361,15 @@ class Tables:
             with self._registry_lock:  # memory ran ahead of the disk: forget it, reload next time
                 self._tables.pop(table.id, None)
             raise
-        self.publish(table)
+        self._publish(table)
         self.schedule(table.id, table.due_at(self.timing))
+
+    def _publish(self, table: Table) -> None:
+        """Tell every browser; a failure to show must never stop the table or its clock."""
+        try:
+            self.publish(table)
+        except Exception:
+            log.exception("publishing table %s failed", table.id)
 
 
 def hash_secret(secret: str) -> str:

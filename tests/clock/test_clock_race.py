@@ -1,0 +1,56 @@
+"""A player's move and the clock's at the same version: exactly one applies, never both."""
+
+from __future__ import annotations
+
+import threading
+
+from game.errors import GameError
+from game.store import Store
+from game.table import Tables, Timing
+
+from .test_turn_clock import FakeClock, connect_all, full_table
+
+TIMING = Timing(turn=45, offline=5, pause=30, grace=0)
+
+
+def test_s3_player_and_clock_race_exactly_one_applies(tmp_path):
+    clock = FakeClock()
+    store = Store(str(tmp_path / "race.sqlite3"))
+    tables = Tables(store, TIMING, now=clock)
+    table, outcomes = None, {"player": 0, "clock": 0}
+    for _ in range(150):
+        if table is None or table.phase != "playing":
+            table = full_table(tables)
+            connect_all(tables, table)
+        seat, version = table.turn, table.version
+        moves = table.match.round.playable(seat)
+        clock.now = table.due_at(TIMING)  # the deadline is reached just as the player acts
+        start = threading.Barrier(2)
+        applied = {}
+
+        def player(seat=seat, version=version, moves=moves, start=start, applied=applied):
+            start.wait()
+            try:
+                if moves:
+                    tile, end = moves[0]
+                    tables.act(table, seat, "play", version, tile.text, end)
+                else:
+                    tables.act(table, seat, "pass", version)
+                applied["player"] = True
+            except GameError:
+                applied["player"] = False
+
+        def timer(version=version, start=start, applied=applied):
+            start.wait()
+            applied["clock"] = tables.expire(table.id, version)
+
+        threads = [threading.Thread(target=player), threading.Thread(target=timer)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert applied["player"] != applied["clock"], applied
+        assert table.version == version + 1
+        outcomes["player" if applied["player"] else "clock"] += 1
+    assert store.actions(table.id)  # every applied action is in the log
+    store.close()

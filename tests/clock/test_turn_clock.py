@@ -1,0 +1,260 @@
+"""The table's clocks with a fake clock: S3 expiry, S4 presence arithmetic, T10 pause, restart grace."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.store import Store
+from game.table import Tables, Timing
+
+TIMING = Timing(turn=45, offline=5, pause=30, grace=15)
+START = 1_000_000.0
+
+
+class FakeClock:
+    """Time that moves only when the test says so."""
+
+    def __init__(self, now: float = START):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "clock.sqlite3")
+
+
+@pytest.fixture
+def tables(db, clock):
+    store = Store(db)
+    yield Tables(store, TIMING, now=clock)
+    store.close()
+
+
+def full_table(tables, variant="partnership", seats=4, target=100):
+    """A table whose seats are all taken (so round one has started); returns it."""
+    names = ["Ana", "Bea", "Carl", "Dan"][:seats]
+    table, _ = tables.create(names[0], variant, seats, target)
+    for name in names[1:]:
+        tables.join(table, name)
+    return table
+
+
+def connect_all(tables, table):
+    for seat in range(table.seats):
+        tables.connect(table, seat)
+
+
+def test_s3_turn_runs_45_seconds_then_the_table_plays(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    seat, version = table.turn, table.version
+    assert table.due_at(TIMING) == START + 45
+    clock.advance(44.9)
+    assert not tables.expire(table.id)
+    assert table.version == version
+    clock.advance(0.1)
+    assert tables.expire(table.id)
+    event = table.match.round.events[-1]
+    assert event["seat"] == seat and event["auto"] is True and event["action"] == "play"
+    assert table.turn == (seat + 1) % 4 and table.version == version + 1
+
+
+def test_s3_automatic_play_is_the_first_fitting_tile_left_then_right(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    for _ in range(6):  # several timeouts in a row, each checked against the hand's order
+        rnd = table.match.round
+        seat = rnd.turn
+        expected = rnd.playable(seat)[0] if rnd.playable(seat) else None
+        clock.advance(45)
+        assert tables.expire(table.id)
+        event = rnd.events[-1]
+        if expected is None:
+            assert event["action"] == "pass"
+        else:
+            assert (event["tile"], event["end"]) == (expected[0].text, expected[1])
+
+
+def test_s3_draw_variant_draws_then_plays_when_time_runs_out(tables, clock):
+    table = full_table(tables, "draw", 2)
+    connect_all(tables, table)
+    drew = False
+    for _ in range(40):
+        if table.phase != "playing":
+            break
+        rnd, seat = table.match.round, table.turn
+        must_draw = rnd.must_draw(seat)
+        before = len(rnd.events)
+        clock.advance(45)
+        assert tables.expire(table.id)
+        new = rnd.events[before:]
+        assert all(e["auto"] for e in new)
+        if must_draw:
+            drew = True
+            assert new[0]["action"] == "draw"
+            assert new[-1]["action"] in ("play", "pass")
+            assert all(e["action"] == "draw" for e in new[:-1])
+    assert drew, "no turn needed a draw in 40 automatic turns"
+
+
+def test_s4_disconnected_before_the_turn_gets_5_seconds(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    nxt = (table.turn + 1) % 4
+    tables.disconnect(table, nxt)
+    clock.advance(3)
+    tables.act(table, table.turn, "play", table.version, *_first_move(table))
+    assert table.turn == nxt
+    assert table.due_at(TIMING) == clock.now + 5
+
+
+def test_s4_disconnect_during_the_turn_leaves_5_seconds(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    clock.advance(10)
+    tables.disconnect(table, table.turn)
+    assert table.due_at(TIMING) == START + 15
+
+
+def test_s4_late_disconnect_keeps_the_earlier_45_second_deadline(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    clock.advance(43)
+    tables.disconnect(table, table.turn)
+    assert table.due_at(TIMING) == START + 45
+
+
+def test_s4_reconnecting_never_gives_time_back(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    seat = table.turn
+    clock.advance(10)
+    tables.disconnect(table, seat)
+    clock.advance(2)
+    tables.connect(table, seat)
+    assert table.due_at(TIMING) == START + 15
+    clock.advance(1)  # disconnect again: the later disconnection cannot move the deadline later
+    tables.disconnect(table, seat)
+    assert table.due_at(TIMING) == START + 15
+    clock.advance(1.9)
+    assert not tables.expire(table.id)
+    clock.advance(0.1)
+    assert tables.expire(table.id)
+    assert table.match.round.events[-1]["auto"] is True
+
+
+def test_s4_only_the_last_socket_closing_disconnects(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    seat = table.turn
+    tables.connect(table, seat)  # a second tab
+    clock.advance(10)
+    tables.disconnect(table, seat)
+    assert table.connected(seat) and table.due_at(TIMING) == START + 45
+
+
+def test_s4_shortened_deadline_is_stored(tables, clock, db):
+    table = full_table(tables)
+    connect_all(tables, table)
+    clock.advance(10)
+    tables.disconnect(table, table.turn)
+    assert Store(db).load_table(table.id)["deadline"] == START + 15
+
+
+def test_s1_a_player_still_opening_the_page_is_not_disconnected(tables, clock):
+    table = full_table(tables)  # nobody has opened a websocket yet
+    assert table.due_at(TIMING) == START + 45
+
+
+def test_t10_pause_of_30_seconds_then_the_next_round_starts_itself(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    _finish_round(tables, table, clock)
+    assert table.phase == "pause"
+    ended = clock.now
+    assert table.due_at(TIMING) == ended + 30
+    clock.advance(29.9)
+    assert not tables.expire(table.id)
+    clock.advance(0.1)
+    assert tables.expire(table.id)
+    assert table.phase == "playing" and table.match.round.number == 2
+    assert table.due_at(TIMING) == clock.now + 45
+
+
+def test_t10_host_starts_the_next_round_early(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    _finish_round(tables, table, clock)
+    clock.advance(3)
+    tables.act(table, 0, "next_round", table.version)
+    assert table.phase == "playing" and table.match.round.number == 2
+
+
+def test_restart_grace_lets_a_returning_player_keep_their_turn(db, clock):
+    store = Store(db)
+    table = full_table(Tables(store, TIMING, now=clock))
+    store.close()
+    clock.advance(20)  # the server was down for a while, then starts again
+    restarted = Tables(Store(db), TIMING, now=clock)
+    assert restarted.resume() == 1
+    table = restarted.get(table.id)
+    seat = table.turn
+    assert table.due_at(TIMING) == clock.now + 15  # nothing happens during the grace
+    clock.advance(5)
+    restarted.connect(table, seat)
+    assert table.due_at(TIMING) == START + 45  # their own deadline, as stored
+    clock.advance(10)
+    assert not restarted.expire(table.id)
+    restarted.store.close()
+
+
+def test_restart_grace_then_the_table_plays_for_an_absent_player(db, clock):
+    store = Store(db)
+    table = full_table(Tables(store, TIMING, now=clock))
+    store.close()
+    clock.advance(1)
+    restarted = Tables(Store(db), TIMING, now=clock)
+    restarted.resume()
+    table = restarted.get(table.id)
+    version = table.version
+    clock.advance(14.9)
+    assert not restarted.expire(table.id)
+    clock.advance(0.1)
+    assert restarted.expire(table.id)
+    assert table.version == version + 1 and table.match.round.events[-1]["auto"] is True
+    restarted.store.close()
+
+
+def test_the_match_end_stops_the_clock(tables, clock):
+    table = full_table(tables, target=50)
+    connect_all(tables, table)
+    for _ in range(2000):
+        if table.phase == "over":
+            break
+        clock.advance(max(0.0, table.due_at(TIMING) - clock.now))
+        assert tables.expire(table.id)
+    assert table.phase == "over" and table.due_at(TIMING) is None
+
+
+def _first_move(table):
+    tile, end = table.match.round.playable(table.turn)[0]
+    return tile.text, end
+
+
+def _finish_round(tables, table, clock):
+    """Let the clock play the round out (45 s a turn)."""
+    number = table.match.round.number
+    while table.phase == "playing" and table.match.round.number == number:
+        clock.advance(45)
+        assert tables.expire(table.id)
