@@ -112,27 +112,47 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
             "name_max": NAME_MAX}
 
 
-def render_partials(table: Table, tables: Tables, seat: int | None) -> str:
-    """The two swappable parts of a table page for one viewer: #table and #me."""
+def me_key(context: dict) -> tuple:
+    """Everything `_me.html` shows, cheaply: equal keys mean an identical #me."""
+    panel, view = context["panel"], context["view"]
+    acting = bool(panel and panel["can"]["act"])
+    rnd = view["round"] if view else None
+    now_playing = (context["remaining_ms"], rnd["ends"], rnd["opening_tile"], bool(rnd["line"])) \
+        if acting else None
+    return (context["phase"], context["seat"], len(context["players"]), repr(panel), now_playing)
+
+
+def render_partials(table: Table, tables: Tables, seat: int | None) -> tuple[str, tuple]:
+    """The two swappable parts of a table page for one viewer (#table and #me), and #me's key."""
     context = table_context(table, tables, seat)
-    return render_template("_table.html", **context) + render_template("_me.html", **context)
+    html = render_template("_table.html", **context) + render_template("_me.html", **context)
+    return html, me_key(context)
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
-    """Push each connected browser its fresh partials; the shared one is rendered once."""
+    """Push every browser the shared #table, rendered once, and its own #me only if it changed."""
     connections = hub.connections(table.id)
     if not connections:
         return
     with app.app_context():
         context = table_context(table, tables, None)
         shared = render_template("_table.html", **context)
-        mine: dict[int | None, str] = {}
+        mine: dict[int | None, list] = {}  # seat -> [key, panel, html rendered on demand]
         for connection in connections:
-            if connection.seat not in mine:
-                context["seat"] = connection.seat
-                context["panel"] = player_panel(table.match, connection.seat) if table.match else None
-                mine[connection.seat] = render_template("_me.html", **context)
-            connection.send(shared + mine[connection.seat])
+            seat = connection.seat
+            if seat not in mine:
+                context["seat"] = seat
+                context["panel"] = player_panel(table.match, seat) if table.match else None
+                mine[seat] = [me_key(context), context["panel"], None]
+            key, panel, html = mine[seat]
+            if key == connection.me_key:
+                connection.send(shared)
+                continue
+            if html is None:
+                context["seat"], context["panel"] = seat, panel
+                html = mine[seat][2] = render_template("_me.html", **context)
+            if connection.send(shared + html):
+                connection.me_key = key
 
 
 # -- security helpers ----------------------------------------------------------
@@ -188,7 +208,7 @@ def refusal(table: Table, error: GameError) -> Response:
     body = render_template("_flash.html", message=str(error))
     if isinstance(error, StaleVersion):
         with table.lock:
-            body += render_partials(table, fichas().tables, my_seat(table))
+            body += render_partials(table, fichas().tables, my_seat(table))[0]
     return Response(body, status, mimetype="text/html")
 
 
@@ -315,7 +335,8 @@ def register_routes(app: Flask, sock: Sock) -> None:
             with table.lock:  # a full refresh first (to all, if this seat just came back)
                 live.hub.add(table.id, connection)
                 if not live.tables.connect(table, seat):
-                    connection.send(render_partials(table, live.tables, seat))
+                    html, connection.me_key = render_partials(table, live.tables, seat)
+                    connection.send(html)
             while connection.alive:
                 ws.receive(timeout=None)  # browsers send nothing we need; this waits for the close
         except ConnectionClosed:

@@ -13,6 +13,7 @@ class Connection:
         self.seat = seat
         self._lock = threading.Lock()
         self.alive = True
+        self.me_key: tuple | None = None  # what this browser's own part last showed
 
     def send(self, data: str) -> bool:
         """Send one message; False (and dead from then on) if the socket has gone."""
