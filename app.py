@@ -122,9 +122,14 @@ def me_key(context: dict) -> tuple:
     return (context["phase"], context["seat"], len(context["players"]), repr(panel), now_playing)
 
 
-def render_partials(table: Table, tables: Tables, seat: int | None) -> tuple[str, tuple]:
-    """The two swappable parts of a table page for one viewer (#table and #me), and #me's key."""
+def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = False,
+                    message: str | None = None) -> tuple[str, tuple]:
+    """The two swappable parts of a table page for one viewer (#table and #me), and #me's key.
+
+    In an HTTP answer they go out of band (`oob`), with `message` shown in #me's #flash.
+    """
     context = table_context(table, tables, seat)
+    context.update(oob=oob, message=message)
     html = render_template("_table.html", **context) + render_template("_me.html", **context)
     return html, me_key(context)
 
@@ -208,7 +213,7 @@ def refusal(table: Table, error: GameError) -> Response:
     body = render_template("_flash.html", message=str(error))
     if isinstance(error, StaleVersion):
         with table.lock:
-            body += render_partials(table, fichas().tables, my_seat(table))[0]
+            body += render_partials(table, fichas().tables, my_seat(table), True, str(error))[0]
     return Response(body, status, mimetype="text/html")
 
 
@@ -338,7 +343,10 @@ def register_routes(app: Flask, sock: Sock) -> None:
                     html, connection.me_key = render_partials(table, live.tables, seat)
                     connection.send(html)
             while connection.alive:
-                ws.receive(timeout=None)  # browsers send nothing we need; this waits for the close
+                # Browsers send nothing we need; this waits for the close. Never without a timeout:
+                # simple-websocket can end the socket (a message over the size limit) without
+                # waking a receive that is already waiting, which would then wait forever.
+                ws.receive(timeout=current_app.config["PING_SECONDS"])
         except ConnectionClosed:
             pass
         finally:
