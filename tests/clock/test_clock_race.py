@@ -28,7 +28,7 @@ def test_s3_player_and_clock_race_exactly_one_applies(tmp_path):
         start = threading.Barrier(2)
         applied = {}
 
-        def player(seat=seat, version=version, moves=moves, start=start, applied=applied):
+        def player(table=table, seat=seat, version=version, moves=moves, start=start, applied=applied):
             start.wait()
             try:
                 if moves:
@@ -40,7 +40,7 @@ def test_s3_player_and_clock_race_exactly_one_applies(tmp_path):
             except GameError:
                 applied["player"] = False
 
-        def timer(version=version, start=start, applied=applied):
+        def timer(table=table, version=version, start=start, applied=applied):
             start.wait()
             applied["clock"] = tables.expire(table.id, version)
 
