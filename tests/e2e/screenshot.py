@@ -1,0 +1,64 @@
+"""Save the README's screenshot: a Partnership table in mid-round, seen by one player.
+
+Run from anywhere: `python tests/e2e/screenshot.py [output.png]` (default static/img/screenshot.png).
+It serves the app on a temporary database, seats four people in Debian's Chromium, lets them
+play a few moves by clicking, and photographs the page of the player whose turn it is.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from app import create_app  # noqa: E402
+from tests.conftest import LiveServer  # noqa: E402
+from tests.e2e.conftest import launch_chromium  # noqa: E402
+from tests.e2e.players import Player, Stats, play_one_move, seat_players  # noqa: E402
+
+SEED = 4  # after MOVES moves of this deal: Carl to play, two of his four tiles fit,
+MOVES = 14  # and Ana's and Bea's passes are on record (T7)
+NAMES = ("Ana", "Bea", "Carl", "Dan")
+OUTPUT = ROOT / "static" / "img" / "screenshot.png"
+VIEWPORT = {"width": 1000, "height": 600}  # the picture grows to the page's full height
+
+
+def take(output: Path) -> Path:
+    """Play a few moves at a fresh table and save one player's view to `output`."""
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "fichas.sqlite3"), "GRACE_SECONDS": 0,
+                          "TABLES_OPTIONS": {"rng": random.Random(SEED)}})
+        server = LiveServer(app)
+        try:
+            with sync_playwright() as playwright:
+                browser = launch_chromium(playwright)
+                try:
+                    players = [Player(browser.new_context(viewport=VIEWPORT).new_page(), name)
+                               for name in NAMES]
+                    seat_players(server.url, players, "partnership", 100)
+                    stats = Stats()
+                    for _ in range(MOVES):
+                        play_one_move(players, stats)
+                    viewer = players[players[0].turn()]
+                    viewer.page.mouse.move(0, 0)  # no hover effects in the picture
+                    output.parent.mkdir(parents=True, exist_ok=True)
+                    viewer.page.screenshot(path=str(output), full_page=True)
+                finally:
+                    browser.close()
+        finally:
+            server.stop()
+            app.extensions["fichas"].close()
+    return output
+
+
+if __name__ == "__main__":
+    saved = take(Path(sys.argv[1]) if len(sys.argv) > 1 else OUTPUT)
+    print(f"saved {saved}")

@@ -1,0 +1,278 @@
+"""Real games in a real Chromium: people create, join and play only by clicking.
+
+Every player has their own browser context (own cookies), some phone-sized. Deals are seeded
+(the server's TABLES_OPTIONS rng) so that each path a person can take (a tile that fits both
+ends, Pass, Draw) comes up; the players' choices are fixed too (players.Player.move).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .players import AUTO_NOTE, Player, Stats, play_one_move, seat_players, tile_key
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Ana", "Bea", "Carl", "Dan")
+# Seeds whose first deal, played with Player.move's choices, uses the paths named.
+PARTNERSHIP_SEED = 4  # Ana opens; a tile fits both ends 5 times; 4 passes; 28 moves
+BLOCK_SEED = 3  # Bea opens with 6-6; tiles fit both ends twice, 2 passes, the round blocks
+DRAW_SEED = 2  # Bea opens with 3-3; 4 draws from the boneyard
+TURN = re.compile(r"\bturn\b")
+OFFLINE = re.compile(r"\boffline\b")
+
+
+def seeded(seed: int) -> dict:
+    """Server settings that deal from a seeded generator."""
+    return {"TABLES_OPTIONS": {"rng": random.Random(seed)}}
+
+
+def sit_down(open_page, server, seats: int, variant: str = "partnership", target: int = 100,
+             phones=(1, 3)) -> list[Player]:
+    """Seat `seats` people (those at `phones` on phone-sized screens) at a new table."""
+    players = [Player(open_page(phone=seat in phones), NAMES[seat], phone=seat in phones)
+               for seat in range(seats)]
+    seat_players(server.url, players, variant, target)
+    for player in players:
+        player.wait_version(seats)  # one version per join
+    return players
+
+
+def check_privacy(players: list[Player]) -> None:
+    """Before the round ends each page shows its own hand and never another's (S2, views)."""
+    hands = {p.seat: set(p.hand()) for p in players}
+    for player in players:
+        expect(player.page.locator(".reveal")).to_have_count(0)
+        others = set().union(*(hands[s] for s in hands if s != player.seat))
+        assert not hands[player.seat] & others, f"{player.name} shows another player's tile"
+        line = set(player.line())
+        # No domino drawn anywhere but the line and one's own hand, labelled or not.
+        expect(player.page.locator("#table .domino")).to_have_count(len(line))
+        expect(player.page.locator("#me .domino")).to_have_count(len(hands[player.seat]))
+        shown = player.tiles_mentioned()
+        leaked = shown - hands[player.seat] - line
+        assert not leaked, f"{player.name}'s page mentions tiles it may not see: {sorted(leaked)}"
+
+
+def check_line(players: list[Player]) -> None:
+    """T3, T4: touching halves match and the line's outer halves are the two open ends."""
+    for player in players:
+        halves = player.line_halves()
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(halves)), f"{player.name} sees {halves}"
+        assert player.open_ends() == (halves[0][0], halves[-1][1]), f"{player.name} sees {halves}"
+
+
+def check_move(players: list[Player]) -> None:
+    """After each move: nobody was played for (45-second turns), the line, and privacy."""
+    expect(players[0].page.locator("#table .log .auto")).to_have_count(0)
+    check_line(players)
+    if not players[0].round_over():
+        check_privacy(players)
+
+
+def play_round(players: list[Player], stats: Stats) -> None:
+    """Everyone plays by clicking until the round ends, with the checks after every move."""
+    for _ in range(200):
+        if play_one_move(players, stats) is None:
+            return
+        check_move(players)
+    raise AssertionError(f"the round did not end: {stats.moves}")
+
+
+def check_reveal(players: list[Player], final_hands: dict[int, list[str]]) -> None:
+    """T9: every page shows the result and every seat's remaining hand face up."""
+    for player in players:
+        result = player.page.locator("#table .result")
+        expect(result).to_be_visible()
+        expect(result).to_contain_text(re.compile(r"placed their last tile|Blocked: nobody could place"))
+        expect(player.page.locator("article.seat .reveal")).to_have_count(len(players))
+        assert player.revealed_hands() == final_hands
+
+
+def test_t9_four_players_play_a_round_by_clicking_and_see_all_hands_at_the_end(open_page, make_server):
+    server = make_server(**seeded(PARTNERSHIP_SEED))
+    players = sit_down(open_page, server, 4, target=50)
+
+    hands = [p.hand() for p in players]  # P2: seven each, all 28 tiles, nobody sees another's
+    assert [len(h) for h in hands] == [7, 7, 7, 7]
+    assert len(set().union(*map(set, hands))) == 28
+    check_privacy(players)
+    for player in players:
+        expect(player.page.locator("article.seat[data-seat='0']")).to_have_class(TURN)
+
+    stats = Stats()
+    final_hands = {}
+    play_round(players, stats)
+    for player in players:  # the same page still lists its own hand after the last move
+        final_hands[player.seat] = player.hand()
+    assert stats.both_ends >= 3 and stats.passes >= 1, f"the seeded deal no longer covers: {stats}"
+    check_reveal(players, final_hands)
+    for player in players:  # the move log numbers its entries from the round's first move
+        expect(player.page.locator("#table ol.log")).to_have_attribute("start", str(len(stats.moves)))
+    assert sum(len(h) for h in final_hands.values()) + len(players[0].line()) == 28
+
+    # T10: only the host may start the next round early; P4: the next seat opens it.
+    for guest in players[1:]:
+        expect(guest.page.get_by_role("button", name="Start the next round now")).to_have_count(0)
+    players[0].press(players[0].page.get_by_role("button", name="Start the next round now"))
+    for player in players:
+        expect(player.page.locator("#table .result")).to_have_count(0)
+        expect(player.page.locator("#hand [data-tile]")).to_have_count(7)
+        expect(player.page.locator("article.seat[data-seat='1']")).to_have_class(TURN)
+    check_privacy(players)
+
+
+def reopen(player: Player, players: list[Player]) -> None:
+    """The player closes their tab; once everyone sees them gone, they open the link again."""
+    url, context = player.page.url, player.page.context
+    player.page.close()
+    others = [p for p in players if p is not player]
+    for other in others:
+        expect(other.page.locator(f"article.seat[data-seat='{player.seat}']")).to_have_class(OFFLINE)
+    player.page = context.new_page()
+    player.page.goto(url)
+    player.wait_connected()
+    for other in others:
+        expect(other.page.locator(f"article.seat[data-seat='{player.seat}']")).not_to_have_class(OFFLINE)
+
+
+def test_s4_reload_or_reopen_mid_round_keeps_the_seat_the_hand_and_the_turn(open_page, make_server):
+    server = make_server(OFFLINE_SECONDS=20, **seeded(PARTNERSHIP_SEED))
+    players = sit_down(open_page, server, 4, phones=(0, 2))
+    stats = Stats()
+    for _ in range(2):
+        play_one_move(players, stats)
+    turn = players[0].turn()
+    mover, watcher = players[turn], players[(turn + 1) % 4]
+    hands = {p.seat: p.hand() for p in players}
+
+    mover.page.reload()  # in the middle of their own turn
+    expect(mover.page.locator("main.play")).to_have_attribute("data-you", str(mover.seat))
+    mover.wait_connected()
+    assert mover.hand() == hands[mover.seat]
+    expect(mover.page.locator("#me .prompt")).to_contain_text("Your turn")
+    expect(mover.page.locator("#me .tile-btn.fits").first).to_be_visible()
+
+    reopen(watcher, players)  # closing the tab and opening the link again is the same seat
+    assert watcher.hand() == hands[watcher.seat]
+    expect(watcher.page.locator("#me .prompt")).not_to_contain_text("Your turn")
+    expect(watcher.page.locator(f"article.seat[data-seat='{mover.seat}']")).to_have_class(TURN)
+
+    play_one_move(players, stats)  # the reloaded page plays, and everyone sees it
+    assert stats.moves[-1].startswith(mover.name)
+    check_privacy(players)
+
+    # S4: time away before one's turn costs nothing; time away during it is not given back.
+    expect(watcher.page.locator("#me .prompt")).to_contain_text("Your turn")
+    assert int(watcher.page.locator("#me .prompt .clock").inner_text()) > 20
+    reopen(watcher, players)
+    expect(watcher.page.locator("#me .prompt")).to_contain_text("Your turn")
+    assert int(watcher.page.locator("#me .prompt .clock").inner_text()) <= 20
+    play_one_move(players, stats)
+    assert stats.moves[-1].startswith(watcher.name)
+    check_privacy(players)
+
+
+def test_d3_block_with_two_players_ends_blocked_and_reveals_both_hands(open_page, make_server):
+    server = make_server(**seeded(BLOCK_SEED))
+    players = sit_down(open_page, server, 2, variant="block", phones=(1,))
+    assert [len(p.hand()) for p in players] == [7, 7]  # D1
+    opening = re.search(r"opens with (\d-\d)", players[0].page.locator(".ends").inner_text()).group(1)
+
+    stats = Stats()
+    play_one_move(players, stats)
+    for player in players:  # D2: the highest double opens; D4: a double lies across the line
+        assert player.line() == [tile_key(opening)]
+        expect(player.page.locator("#line .domino.cross")).to_have_count(1)
+    check_privacy(players)
+    play_round(players, stats)
+    assert stats.passes >= 1 and stats.both_ends >= 1, f"the seeded deal no longer covers: {stats}"
+    check_reveal(players, {p.seat: p.hand() for p in players})
+    expect(players[0].page.locator(".result")).to_contain_text("Blocked: nobody could place")
+
+
+def test_d3_draw_with_two_players_draws_by_clicking(open_page, make_server):
+    server = make_server(**seeded(DRAW_SEED))
+    players = sit_down(open_page, server, 2, variant="draw", target=50, phones=(0,))
+    stats = Stats()
+    for _ in range(100):
+        seat = players[0].turn()
+        if seat is None:
+            break  # the round is over
+        drawer, other = players[seat], players[1 - seat]
+        boneyard = int(re.search(r"boneyard (\d+)", drawer.page.locator(".ends").inner_text()).group(1))
+        hand = drawer.hand()
+        play_one_move(players, stats)
+        if stats.moves[-1].endswith("draw"):  # D3: one tile from the boneyard, seen by its drawer only
+            assert len(drawer.hand()) == len(hand) + 1
+            new = (set(drawer.hand()) - set(hand)).pop()
+            expect(other.page.locator(f"article.seat[data-seat='{seat}'] .count")).to_have_text(
+                f"{len(hand) + 1} tiles")
+            for player in players:
+                expect(player.page.locator(".ends")).to_contain_text(f"boneyard {boneyard - 1}")
+            assert new not in other.tiles_mentioned()
+        check_move(players)
+    assert stats.draws >= 1, f"the seeded deal no longer needs a draw: {stats}"
+    check_reveal(players, {p.seat: p.hand() for p in players})
+
+
+def test_s4_table_plays_for_a_player_who_closed_their_page(open_page, make_server):
+    server = make_server(TURN_SECONDS=30, OFFLINE_SECONDS=1, GRACE_SECONDS=0, PING_SECONDS=2,
+                         **seeded(PARTNERSHIP_SEED))
+    players = sit_down(open_page, server, 4)
+    opener = players[players[0].turn()]
+    gone = players[(opener.seat + 1) % 4]
+    others = [p for p in players if p is not gone]
+    hand = gone.hand()
+    gone.page.context.close()
+
+    for player in others:  # the seat is shown disconnected to everyone still there
+        seat = player.page.locator(f"article.seat[data-seat='{gone.seat}']")
+        expect(seat).to_have_class(OFFLINE)
+        expect(seat.locator(".presence")).to_have_text("disconnected")
+
+    stats = Stats()
+    opening = opener.move(stats)  # "play a-b": the line's ends are then a and b
+    left, right = (int(n) for n in opening.split()[1].split("-"))
+    # S3: after the offline time the table places the first fitting tile of the displayed hand,
+    # on the first end where it fits (left, then right), or passes.
+    for player in others:
+        expect(player.page.locator("#table ol.log li").first).to_contain_text(AUTO_NOTE)
+    log = others[0].log()
+    assert not any(AUTO_NOTE in entry for entry in log[1:]), log
+    first_fit = next(((t, end) for t in hand for end, n in (("left", left), ("right", right))
+                      if str(n) in t.split("-")), None)
+    assert log[0].startswith(gone.name), log
+    if first_fit is None:
+        assert " passed on " in log[0], log
+    else:
+        placed = re.search(r"placed (\d-\d) on the (left|right)", log[0])
+        assert placed and (tile_key(placed.group(1)), placed.group(2)) == first_fit, (log[0], hand)
+    nxt = players[(gone.seat + 1) % 4]
+    expect(nxt.page.locator("#me .prompt")).to_contain_text("Your turn")
+    for player in others:
+        expect(player.page.locator(f"article.seat[data-seat='{gone.seat}']")).to_have_class(
+            OFFLINE)
+
+
+def test_s3_turn_clock_counts_down_without_a_reload(open_page, make_server):
+    server = make_server(**seeded(BLOCK_SEED))
+    players = sit_down(open_page, server, 2, variant="block", phones=())
+    for player in players:
+        page = player.page
+        page.evaluate("window.fichasNoReload = true")
+        clock = page.locator("article.seat.turn .clock")
+        start = int(clock.inner_text())
+        assert 40 <= start <= 45
+        page.wait_for_function(
+            "start => Number(document.querySelector('article.seat.turn .clock').textContent) <= start - 2",
+            arg=start, timeout=5_000)
+        assert page.evaluate("window.fichasNoReload") is True
+    mine = players[players[0].turn()].page.locator("#me .prompt .clock")
+    expect(mine).to_have_text(re.compile(r"^\d+$"))
+    assert int(mine.inner_text()) < 45
