@@ -29,7 +29,7 @@ from game.hub import Connection, Hub
 from game.match import DEFAULT_TARGET, TARGETS
 from game.record import export_match
 from game.store import Store
-from game.table import NAME_MAX, Table, Tables, Timing
+from game.table import NAME_MAX, Table, Tables, Timing, clean_name
 from game.views import player_panel, spectator_view
 
 SEAT_COOKIE = "fichas_seat"
@@ -226,8 +226,11 @@ def register_routes(app: Flask, sock: Sock) -> None:
     def guard():
         if request.method == "POST":
             check_csrf()
-        if request.path.endswith("/ws") and not same_origin():
-            abort(403, "This websocket only serves pages of this site.")
+        if request.path.endswith("/ws"):  # refuse at the handshake, before any upgrade
+            if not same_origin():
+                abort(403, "This websocket only serves pages of this site.")
+            if request.view_args and fichas().tables.get(request.view_args.get("table_id", "")) is None:
+                abort(404)
 
     @app.after_request
     def set_csrf_cookie(response: Response) -> Response:
@@ -282,19 +285,20 @@ def register_routes(app: Flask, sock: Sock) -> None:
     @app.post("/t/<table_id>/join")
     def join(table_id: str):
         table = load_table(table_id)
-        if my_seat(table) is not None:
-            return redirect(url_for("show_table", table_id=table.id), 303)
-        try:
-            _, secret = fichas().tables.join(table, request.form.get("name", ""))
-        except GameError as error:
-            return Response(render_template("_flash.html", message=str(error)),
-                            STATUS.get(error.code, 409), mimetype="text/html")
         target = url_for("show_table", table_id=table.id)
+        # htmx would follow a 303 and swap the whole page into #flash: tell it to load the page.
         if request.headers.get("HX-Request"):
             response = make_response("", 204)
             response.headers["HX-Redirect"] = target
         else:
             response = redirect(target, 303)
+        if my_seat(table) is not None:
+            return response
+        try:
+            _, secret = fichas().tables.join(table, request.form.get("name", ""))
+        except GameError as error:
+            return Response(render_template("_flash.html", message=str(error)),
+                            STATUS.get(error.code, 409), mimetype="text/html")
         return seat_cookie(response, table, secret)
 
     def action(table_id: str, kind: str):
@@ -320,8 +324,10 @@ def register_routes(app: Flask, sock: Sock) -> None:
         table = load_table(table_id)
         with table.lock:
             if table.match is None:
+                # Still a valid record: one name per seat, "" for a seat nobody has taken yet.
+                players = table.players + [""] * (table.seats - len(table.players))
                 data = {"format": "domino-match/1", "variant": table.variant.name, "seats": table.seats,
-                        "target": table.target, "players": list(table.players), "rounds": [],
+                        "target": table.target, "players": players, "rounds": [],
                         "scores": [0] * table.variant.side_count(table.seats), "winner": None}
             else:
                 data = export_match(table.match)
@@ -329,11 +335,8 @@ def register_routes(app: Flask, sock: Sock) -> None:
 
     @sock.route("/t/<table_id>/ws")
     def websocket(ws, table_id: str):
-        table = fichas().tables.get(table_id)
-        if table is None:
-            ws.close(reason=1008, message="No such table")
-            return
         live = fichas()
+        table = live.tables.get(table_id)  # known to exist: the guard refused unknown tables
         seat = my_seat(table)
         connection = Connection(ws, seat)
         try:
@@ -377,8 +380,10 @@ def read_create_form() -> tuple[dict, dict]:
         errors["seats"] = "Partnership is played by 4 players."
     name = form.get("name", "")
     form["name"] = name
-    if not name.strip():
-        errors["name"] = "Please give your name."
+    try:  # every field's message at once, the name's length and characters too
+        clean_name(name)
+    except BadInput as error:
+        errors["name"] = "Please give your name." if not name.strip() else str(error)
     return form, errors
 
 

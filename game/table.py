@@ -381,7 +381,7 @@ def clean_name(name) -> str:
     """A player's name: 1-24 characters after trimming, no control characters."""
     if not isinstance(name, str):
         raise BadInput("Please give a name.")
-    name = name.strip()
+    name = unicodedata.normalize("NFC", name.strip())  # "José" is one name however it was typed
     if not name:
         raise BadInput("Please give a name.")
     if len(name) > NAME_MAX:

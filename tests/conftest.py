@@ -63,8 +63,8 @@ class Browser:
 
 
 @pytest.fixture
-def browser(app):
-    """Make browsers for the test's app."""
+def new_browser(app):
+    """Make browser-like clients for the test's app (not named `browser`: pytest-playwright owns that)."""
     return lambda: Browser(app)
 
 
@@ -114,7 +114,8 @@ def make_server(make_app):
     servers = []
 
     def start(**config):
-        server = LiveServer(make_app(**{"START_CLOCK": True, **config}))
+        # A short ping also flushes a first push that simple_websocket.Client can hold back.
+        server = LiveServer(make_app(**{"START_CLOCK": True, "PING_SECONDS": 1, **config}))
         servers.append(server)
         return server
 

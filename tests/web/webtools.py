@@ -1,0 +1,297 @@
+"""Helpers for the web tests: reading the pages' stable hooks, and driving games over HTTP.
+
+The engine state in memory (`live_table`) is used only to choose moves and to know what each
+viewer may see; the tests assert on what the HTTP answers and the pushed messages show.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import random
+import re
+import socket
+import sqlite3
+import time
+from contextlib import closing
+from urllib.parse import urlsplit
+
+from conftest import VERSION, Browser, version_of
+
+from app import CSRF_COOKIE, SEAT_COOKIE
+
+# Any "a-b" that reads as a tile: not inside a word or a token (ids and CSRF tokens use - too).
+TILE_TEXT = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")
+DATA_TILE = re.compile(r'data-tile="([^"]*)"')
+SEAT_PANEL = re.compile(r'<article class="([^"]*)" data-seat="(\d+)">(.*?)</article>', re.S)
+CLOCK = re.compile(r'data-remaining-ms="\d+">\d+<')
+# A domino drawn with pips, whatever its labels say.
+PIPS = re.compile(r'<span class="domino[^"]*"[^>]*>\s*<i class="h p(\d)"></i>\s*<i class="h p(\d)"></i>')
+
+
+# -- reading pages and messages ---------------------------------------------------
+
+def tile_key(a, b) -> str:
+    """The normal text of a tile given its halves in any order ("5-3" -> "3-5")."""
+    a, b = int(a), int(b)
+    return f"{min(a, b)}-{max(a, b)}"
+
+
+def tiles_in(text: str) -> set[str]:
+    """Every tile named or drawn anywhere in a page or message, in any orientation or markup."""
+    return {tile_key(a, b) for a, b in TILE_TEXT.findall(text) + PIPS.findall(text)}
+
+
+def element(text: str, element_id: str, tag: str) -> str | None:
+    """The inner HTML of the first <tag id=element_id> (no nested <tag> inside it), or None."""
+    found = re.search(rf'<{tag} id="{element_id}"[^>]*>(.*?)</{tag}>', text, re.S)
+    return found.group(1) if found else None
+
+
+def section(text: str, element_id: str) -> str | None:
+    """The whole <section id=...> element (the partials #table and #me are sections)."""
+    found = re.search(rf'<section id="{element_id}".*?</section>', text, re.S)
+    return found.group(0) if found else None
+
+
+def hand_of(text: str) -> list[str] | None:
+    """The tiles of #hand in displayed order; None where the page has no hand."""
+    inner = element(text, "hand", "div")
+    return None if inner is None else DATA_TILE.findall(inner)
+
+
+def line_of(text: str) -> list[str]:
+    """The tiles of #line, left to right."""
+    inner = element(text, "line", "div")
+    return [] if inner is None else DATA_TILE.findall(inner)
+
+
+def seat_panels(text: str) -> dict[int, tuple[set[str], str]]:
+    """Each seat's panel: its classes and its inner HTML."""
+    return {int(seat): (set(classes.split()), inner) for classes, seat, inner in SEAT_PANEL.findall(text)}
+
+
+def turn_seat(text: str) -> int | None:
+    """The seat whose panel is marked as the one to play."""
+    turns = [seat for seat, (classes, _) in seat_panels(text).items() if "turn" in classes]
+    assert len(turns) <= 1, turns
+    return turns[0] if turns else None
+
+
+def reveal_of(text: str, seat: int) -> set[str] | None:
+    """The tiles a seat's panel shows face up (T9), or None if it shows none."""
+    inner = seat_panels(text)[seat][1]
+    found = re.search(r'<div class="reveal"[^>]*>(.*?)</div>', inner, re.S)
+    return None if found is None else tiles_in(found.group(1))
+
+
+def flash_text(text: str) -> str:
+    """The readable message of a refusal."""
+    found = re.search(r'class="(?:flash-error|field-error)"[^>]*>(.*?)</p>', text, re.S)
+    assert found, text[:500]
+    return html_lib.unescape(found.group(1)).strip()
+
+
+def you_of(text: str) -> str:
+    """The seat this page is rendered for ("" for a spectator)."""
+    return re.search(r'<main class="play" data-you="([^"]*)"', text).group(1)
+
+
+def stable(text: str) -> str:
+    """A partial without its countdowns (the time left differs between two renders)."""
+    return CLOCK.sub("data-remaining-ms>…<", text)
+
+
+def page(browser: Browser, url: str) -> str:
+    response = browser.get(url)
+    assert response.status_code == 200, response.status_code
+    return response.get_data(as_text=True)
+
+
+# -- the engine's state, to choose moves and to know what is secret -------------------
+
+def table_id(url: str) -> str:
+    return url.rstrip("/").split("/")[-1]
+
+
+def live_table(app, url: str):
+    """The live Table behind a table URL (engine state in memory)."""
+    return app.extensions["fichas"].tables.get(table_id(url))
+
+
+def hand_texts(rnd, seat: int) -> list[str]:
+    return [t.text for t in rnd.hands[seat]]
+
+
+def line_texts(rnd) -> list[str]:
+    return [tile_key(a, b) for a, b in rnd.line]
+
+
+def hidden_from(table, viewer: int | None) -> set[str]:
+    """The tiles `viewer` (None: a spectator) must not be shown: other hands and the boneyard.
+
+    Once the round is over the hands are shown (T9), but the boneyard stays face down (D1). The
+    tile a Block or Draw round must be opened with is public while it waits to be placed (D2).
+    """
+    rnd = table.match.round if table.match else None
+    if rnd is None:
+        return set()
+    hidden = {t.text for t in rnd.boneyard}
+    if rnd.over:
+        return hidden
+    hidden |= {t.text for seat, hand in enumerate(rnd.hands) if seat != viewer for t in hand}
+    if rnd.left is None and rnd.opening_tile is not None:
+        hidden.discard(rnd.opening_tile.text)
+    return hidden
+
+
+def choose_move(table, rng: random.Random) -> tuple[int, str, dict]:
+    """A random legal action for the seat to play: (seat, route, form fields)."""
+    rnd = table.match.round
+    seat = rnd.turn
+    moves = rnd.playable(seat)
+    if moves:
+        tile, end = rng.choice(moves)
+        return seat, "play", {"tile": tile.text, "end": end or "", "version": table.version}
+    if rnd.must_draw(seat):
+        return seat, "draw", {"version": table.version}
+    return seat, "pass", {"version": table.version}
+
+
+def step(app, url: str, players: list[Browser], rng: random.Random) -> None:
+    """One legal action over HTTP: a move, or the host's next round between rounds."""
+    table = live_table(app, url)
+    with table.lock:
+        if table.phase in ("pause", "over"):
+            seat, route, fields = 0, "next-round", {"version": table.version}
+        else:
+            seat, route, fields = choose_move(table, rng)
+    response = players[seat].post(f"{url}/{route}", fields)
+    assert response.status_code == 204, response.get_data(as_text=True)
+
+
+def play_until(app, url: str, players: list[Browser], rng: random.Random, done, limit: int = 3000):
+    """Play legal actions over HTTP until done(table) holds; returns the table."""
+    table = live_table(app, url)
+    for _ in range(limit):
+        with table.lock:
+            if done(table):
+                return table
+        step(app, url, players, rng)
+    raise AssertionError("the position looked for never came up")
+
+
+def round_over(table) -> bool:
+    return table.phase in ("pause", "over")
+
+
+def playing(table) -> bool:
+    return table.phase == "playing"
+
+
+# -- browsers and the database -----------------------------------------------------------
+
+def reopen(browser: Browser, app, url: str) -> Browser:
+    """The same browser (its CSRF and seat cookies) against another app, e.g. after a restart."""
+    twin = Browser(app)
+    twin.csrf = browser.csrf
+    twin.client.set_cookie(CSRF_COOKIE, browser.csrf)
+    seat = browser.client.get_cookie(SEAT_COOKIE, path=url)
+    if seat is not None:
+        twin.client.set_cookie(SEAT_COOKIE, seat.value, path=url)
+    return twin
+
+
+def seat_secret(browser: Browser, url: str) -> str | None:
+    cookie = browser.client.get_cookie(SEAT_COOKIE, path=url)
+    return None if cookie is None else cookie.value
+
+
+def db_rows(app, sql: str, *args) -> list[tuple]:
+    """Rows read from the app's database file by a separate connection (what is on disk)."""
+    with closing(sqlite3.connect(app.config["DATABASE"])) as db:
+        return db.execute(sql, args).fetchall()
+
+
+def table_count(app) -> int:
+    return db_rows(app, "SELECT COUNT(*) FROM tables")[0][0]
+
+
+
+# -- real servers ------------------------------------------------------------------------
+
+def handshake(base_url: str, path: str, headers: dict[str, str], frame: bool = False) -> tuple[int, bytes]:
+    """A websocket handshake by hand: its HTTP status and (with `frame`) the first frame's bytes.
+
+    A refused handshake never becomes a socket, and reading the server's first frame directly
+    avoids the client library, which can miss a close frame that arrives with the handshake.
+    """
+    parts = urlsplit(base_url)
+    lines = [f"GET {path} HTTP/1.1", f"Host: {parts.netloc}", "Upgrade: websocket", "Connection: Upgrade",
+             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+             *(f"{key}: {value}" for key, value in headers.items())]
+    data = b""
+    with socket.create_connection((parts.hostname, parts.port), timeout=5) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        while b"\r\n\r\n" not in data or (frame and len(data.split(b"\r\n\r\n", 1)[1]) < 4):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    return int(head.split(b"\r\n", 1)[0].split()[1]), rest
+
+
+def handshake_status(base_url: str, path: str, headers: dict[str, str]) -> int:
+    """The HTTP status a websocket handshake gets."""
+    return handshake(base_url, path, headers)[0]
+
+
+def wait_until(predicate, timeout: float = 5.0) -> None:
+    """Poll a condition the server reaches asynchronously (a socket closing), for a bounded time."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def cookie_header(player) -> str:
+    return "; ".join(f"{c.name}={c.value}" for c in player.http.cookies)
+
+
+def twin(server, player):
+    """A second tab of the same browser: a new client with the same cookies."""
+    other = server.player()
+    other.http.cookies.update(player.http.cookies)
+    other.csrf = player.csrf
+    other.url = player.url
+    return other
+
+
+def wait_new(player, start: int, predicate, timeout: float = 5.0) -> str:
+    """The first message from index `start` on for which predicate holds, waiting up to `timeout`."""
+    with player.arrived:
+        found = player.arrived.wait_for(
+            lambda: next((m for m in player.messages[start:] if predicate(m)), None), timeout)
+    assert found, f"no such message among {len(player.messages) - start} new ones"
+    return found
+
+
+def fold(messages) -> str:
+    """What a browser shows after swapping these messages in order: the latest #table and #me.
+
+    A push always carries the shared #table; it carries the viewer's own #me only when that changed.
+    """
+    table = me = ""
+    for message in messages:
+        table = section(message, "table") or table
+        me = section(message, "me") or me
+    return table + me
+
+
+def screen(player, version: int, timeout: float = 5.0) -> str:
+    """The player's screen once the push for `version` (or a later one) has arrived."""
+    player.wait_version(version, timeout)
+    with player.arrived:
+        messages = list(player.messages)
+    upto = next(i for i, m in enumerate(messages) if VERSION.search(m) and version_of(m) >= version)
+    return fold(messages[:upto + 1])
