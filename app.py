@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
+from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -22,6 +23,7 @@ from flask import (
     url_for,
 )
 from flask_sock import ConnectionClosed, Sock
+from markupsafe import Markup
 
 from game.clock import Clock
 from game.errors import BadInput, GameError, StaleVersion
@@ -76,6 +78,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     tables.resume()
     if app.config["START_CLOCK"]:
         clock.start()
+    app.jinja_env.globals.update(domino=domino, domino_of=domino_of)
     register_routes(app, Sock(app))
     return app
 
@@ -99,6 +102,21 @@ def fichas() -> Fichas:
 
 
 # -- rendering -----------------------------------------------------------------
+
+@cache
+def domino(a: int, b: int, in_line: bool = False, cross: bool = False) -> Markup:
+    """A domino showing a then b, pips drawn by CSS; cached, as there are only 49 ways to show one."""
+    classes = "domino" + (" double" if a == b else "") + (" cross" if cross and a == b else "")
+    data = f' data-tile="{min(a, b)}-{max(a, b)}"' if in_line else ""
+    return Markup(f'<span class="{classes}"{data} role="img" aria-label="{a}-{b}" title="{a}-{b}">'
+                  f'<i class="h p{a}"></i><i class="h p{b}"></i></span>')
+
+
+def domino_of(text: str) -> Markup:
+    """The domino for a tile written "a-b"."""
+    a, b = text.split("-")
+    return domino(int(a), int(b))
+
 
 def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
     """What the partials of a table need, for one viewer; built under the table's lock."""
@@ -139,9 +157,12 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
     connections = hub.connections(table.id)
     if not connections:
         return
+    # Straight to Jinja: partials need none of render_template's per-call context processors.
+    shared_template = app.jinja_env.get_template("_table.html")
+    me_template = app.jinja_env.get_template("_me.html")
     with app.app_context():
         context = table_context(table, tables, None)
-        shared = render_template("_table.html", **context)
+        shared = shared_template.render(context)
         mine: dict[int | None, list] = {}  # seat -> [key, panel, html rendered on demand]
         for connection in connections:
             seat = connection.seat
@@ -155,7 +176,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 continue
             if html is None:
                 context["seat"], context["panel"] = seat, panel
-                html = mine[seat][2] = render_template("_me.html", **context)
+                html = mine[seat][2] = me_template.render(context)
             if connection.send(shared + html):
                 connection.me_key = key
 
@@ -227,6 +248,8 @@ def register_routes(app: Flask, sock: Sock) -> None:
         if request.method == "POST":
             check_csrf()
         if request.path.endswith("/ws"):  # refuse at the handshake, before any upgrade
+            # No permessage-deflate: its zlib state costs ~250 KB per socket, and pushes are small.
+            request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
             if not same_origin():
                 abort(403, "This websocket only serves pages of this site.")
             if request.view_args and fichas().tables.get(request.view_args.get("table_id", "")) is None:

@@ -1,0 +1,92 @@
+"""A gunicorn config file for load runs with --probe: times the server's own work per move.
+
+    gunicorn ... -c bench/server_probe.py 'app:create_app()'
+
+In the worker it wraps Tables.act, Store.commit and app.publish with timers and records every
+garbage-collector pause, and how late a greenlet that sleeps 50 ms at a time wakes up (only
+lags over 5 ms are kept); at exit it writes every (start, duration) pair, in seconds of
+time.monotonic(), as JSON to the path in FICHAS_BENCH_PROBE (bench/load.py keeps those of the
+measured window). The server's behaviour is unchanged; the timers cost a few microseconds.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import json
+import os
+import time
+
+durations: dict[str, list[tuple[float, float]]] = {}
+
+
+def timed(name: str, function):
+    """`function`, recording how long each call takes under `name`."""
+    samples = durations.setdefault(name, [])
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        started = time.monotonic()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            samples.append((started, time.monotonic() - started))
+
+    return wrapper
+
+
+def watch_gc() -> None:
+    started = {}
+
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            started["at"] = time.monotonic()
+        elif "at" in started:
+            durations.setdefault(f"gc_gen{info['generation']}", []).append(
+                (started["at"], time.monotonic() - started["at"]))
+
+    gc.callbacks.append(callback)
+
+
+def watch_hub(period: float = 0.05) -> None:
+    """A greenlet that sleeps `period` at a time: how late it wakes is how far behind the hub is."""
+    import gevent
+
+    samples = durations.setdefault("hub_lag", [])
+
+    def run() -> None:
+        while True:
+            started = time.monotonic()
+            gevent.sleep(period)
+            late = time.monotonic() - started - period
+            if late > 0.005:
+                samples.append((started, late))
+
+    gevent.spawn(run)
+
+
+def post_worker_init(worker) -> None:
+    """Once the worker has patched the standard library for gevent: watch the hub."""
+    watch_hub()
+
+
+def post_fork(server, worker) -> None:
+    """Before the worker loads the app (no --preload): wrap the functions that do a move's work."""
+    import app
+    from game.store import Store
+    from game.table import Tables
+
+    Tables.act = timed("act", Tables.act)
+    Store.commit = timed("commit", Store.commit)
+    app.publish = timed("publish", app.publish)  # create_app's lambda looks the name up per call
+    app.render_partials = timed("render_partials", app.render_partials)
+    watch_gc()
+
+
+def worker_exit(server, worker) -> None:
+    """Write what was measured (the load generator reads it after the server stops)."""
+    path = os.environ.get("FICHAS_BENCH_PROBE")
+    if path:
+        with open(path, "w") as out:
+            json.dump({name: [(round(t, 4), round(d, 6)) for t, d in values]
+                       for name, values in durations.items()}, out)

@@ -1,0 +1,57 @@
+"""A small run of the load generator (bench/load.py): it completes cleanly and every move reaches every seat.
+
+Timings are not asserted here; they live in BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("aiohttp", reason="the load generator needs the bench extra: pip install -e '.[bench]'")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_generator():
+    """bench/load.py as a module (bench/ is a folder of scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location("fichas_bench_load", ROOT / "bench" / "load.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_five_tables_play_and_every_move_reaches_all_four_seats():
+    load = load_generator()
+    config = load.Config(tables=5, seconds=6, pace=(0.2, 0.6), pause_seconds=1, write_json=False, quiet=True)
+    result = asyncio.run(load.measure(config))
+
+    assert result["tables_open"] == 5
+    assert result["moves"] >= 20, result["move_kinds"]
+    errors = result["errors"]
+    assert errors["http"] == 0, errors["samples"]
+    assert errors["http_during_ramp"] == 0, errors["samples"]
+    assert errors["dropped_sockets"] == 0
+    assert errors["stuck_tables"] == 0
+    assert errors["server_log_errors"] == 0, errors["server_log_sample"]
+    # Every accepted move arrived, with its own version, on all four seats' websockets; no seat
+    # skipped a version (the server's own moves, such as a new round, included) or saw one go back.
+    assert errors["missed_seat_updates"] == 0
+    assert result["latency_ms"]["samples"] == result["moves"]
+    assert errors["version_gaps"] == 0
+    assert errors["out_of_order"] == 0
+    assert result["push"]["updates_received"] >= 4 * result["moves"]
+
+
+def test_summarise_profile_counts_self_and_inclusive_time():
+    load = load_generator()
+    summary = load.summarise_profile("main (a.py:1);publish (app.py:9);render (t.py:3) 3\n"
+                                     "main (a.py:1);publish (app.py:9) 1\n")
+    assert summary["samples"] == 4
+    assert dict(summary["self"]) == {"render (t.py)": 75.0, "publish (app.py)": 25.0}
+    assert dict(summary["inclusive"])["publish (app.py)"] == 100.0
