@@ -10,7 +10,7 @@ from werkzeug import serving
 
 from app import CSRF_COOKIE, create_app
 
-FAST = {"TURN_SECONDS": 45, "OFFLINE_SECONDS": 5, "PAUSE_SECONDS": 30, "GRACE_SECONDS": 0}
+FAST = {"TURN_SECONDS": 45, "OFFLINE_SECONDS": 5, "PAUSE_SECONDS": 30, "GRACE_SECONDS": 0, "GC_SECONDS": 0}
 VERSION = re.compile(r'data-version="(\d+)"')
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 
