@@ -159,17 +159,17 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
             "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "panel": player_panel(table.match, seat) if table.match else None,
-            "name_max": NAME_MAX}
+            "host_away": table.away(0, now), "name_max": NAME_MAX}
 
 
 def me_key(context: dict) -> tuple:
     """Everything `_me.html` shows, cheaply: equal keys mean an identical #me."""
-    panel, view = context["panel"], context["view"]
+    panel = context["panel"]
     acting = bool(panel and panel["can"]["act"])
-    rnd = view["round"] if view else None
-    now_playing = (context["remaining_ms"], rnd["ends"], rnd["opening_tile"], bool(rnd["line"])) \
-        if acting else None
-    return (context["phase"], context["seat"], len(context["players"]), repr(panel), now_playing)
+    # While acting, each new state (not each push: presence changes must not wipe a chosen tile).
+    now_playing = context["table"].version if acting else None
+    return (context["phase"], context["seat"], len(context["players"]), repr(panel), now_playing,
+            context["host_away"])
 
 
 def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = False,
@@ -293,6 +293,7 @@ def register_routes(app: Flask, sock: Sock) -> None:
             response.set_cookie(CSRF_COOKIE, g.csrf, httponly=True, samesite="Lax",
                                 secure=request.is_secure)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
@@ -305,8 +306,11 @@ def register_routes(app: Flask, sock: Sock) -> None:
     @app.errorhandler(404)
     @app.errorhandler(405)
     @app.errorhandler(413)
+    @app.errorhandler(500)
     def http_error(error):
-        message = error.description if error.code != 413 else "That request is too large."
+        message = {413: "That request is too large.",
+                   500: "Something went wrong on our side; nothing was changed. Try again."}.get(
+            error.code, error.description)
         if request.headers.get("HX-Request"):
             return render_template("_flash.html", message=message), error.code
         return render_template("error.html", code=error.code, message=message), error.code
@@ -393,21 +397,26 @@ def register_routes(app: Flask, sock: Sock) -> None:
         live = fichas()
         table = live.tables.get(table_id)  # known to exist: the guard refused unknown tables
         seat = my_seat(table)
-        connection = Connection(ws, seat)
+        connection = Connection(ws, seat, wake=ws.event)  # simple-websocket sets it on close too
+        wait = current_app.config["PING_SECONDS"]
         try:
             with table.lock:  # a full refresh first (to all, if this seat just came back)
                 live.hub.add(table.id, connection)
                 if not live.tables.connect(table, seat):
                     html, connection.me_key = render_partials(table, live.tables, seat)
                     connection.send(html)
-            while connection.alive:
-                # Browsers send nothing we need; this waits for the close. Never without a timeout:
-                # simple-websocket can end the socket (a message over the size limit) without
-                # waking a receive that is already waiting, which would then wait forever.
-                ws.receive(timeout=current_app.config["PING_SECONDS"])
+            # This handler is the connection's writer: pushes are queued, never written under a
+            # table's lock. Browsers send nothing we need: drain it so it cannot pile up.
+            while connection.alive and ws.connected:
+                connection.flush(timeout=wait)
+                while ws.receive(timeout=0) is not None:
+                    pass
+                if connection.pending():  # receive() may have cleared a wake-up meant for us
+                    connection.wake()
         except ConnectionClosed:
             pass
         finally:
+            connection.close()
             live.hub.remove(table.id, connection)
             live.tables.disconnect(table, seat)
 

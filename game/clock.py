@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
+RETRY_SECONDS = 1.0
 
 
 class Clock:
@@ -84,5 +85,6 @@ class Clock:
         while (table_id := self._next_due()) is not None:
             try:
                 self.fire(table_id)
-            except Exception:  # one table's failure must not stop every clock
+            except Exception:  # one table's failure must not stop every clock; try again soon
                 log.exception("clock failed for table %s", table_id)
+                self.schedule(table_id, self.now() + RETRY_SECONDS)

@@ -2,38 +2,82 @@
 
 from __future__ import annotations
 
+import socket as sockets
 import threading
+from collections import deque
+
+MAX_QUEUED = 64  # messages a browser may fall behind before it is cut off
 
 
 class Connection:
-    """One browser's websocket at a table; sends are serialised by its own lock."""
+    """One browser's websocket at a table.
 
-    def __init__(self, socket, seat: int | None):
+    `send` never blocks: it queues, and the websocket's own handler writes (`flush`). So a
+    browser that stops reading can never hold up its table's lock or the clock; once it is
+    MAX_QUEUED messages behind it is cut off, and it catches up when it reconnects.
+    """
+
+    def __init__(self, socket, seat: int | None, wake: threading.Event | None = None):
         self.socket = socket
         self.seat = seat
-        self._lock = threading.Lock()
         self.alive = True
         self.me_key: tuple | None = None  # what this browser's own part last showed
+        self._queue: deque[str] = deque()
+        self._lock = threading.Lock()
+        # The writer sleeps on this: set by `send`, and (when it is the websocket's own event)
+        # by the socket closing, so a closed page is noticed at once.
+        self._wake = wake or threading.Event()
 
     def send(self, data: str) -> bool:
-        """Send one message; False (and dead from then on) if the socket has gone."""
-        if not self.alive:
-            return False
+        """Queue one message; False (and dead from then on) if the browser is gone or too far behind."""
         with self._lock:
+            if not self.alive:
+                return False
+            if len(self._queue) >= MAX_QUEUED:
+                self._cut_off()
+                return False
+            self._queue.append(data)
+        self._wake.set()
+        return True
+
+    def flush(self, timeout: float) -> None:
+        """Write what is queued, waiting up to `timeout` for something to happen."""
+        self._wake.wait(timeout)
+        self._wake.clear()
+        with self._lock:
+            messages = list(self._queue)
+            self._queue.clear()
+        for data in messages:
             try:
                 self.socket.send(data)
-            except Exception:  # any failure means this browser is gone; its handler cleans up
+            except Exception:  # the browser has gone; its handler cleans up
                 self.alive = False
-        return self.alive
+                return
 
+    def pending(self) -> bool:
+        """Whether messages wait to be written."""
+        with self._lock:
+            return bool(self._queue)
+
+    def wake(self) -> None:
+        """Make the writer look again."""
+        self._wake.set()
 
     def close(self) -> None:
-        """Close the socket; its handler then unregisters it."""
+        """Cut the connection off; its handler then unregisters it."""
+        with self._lock:
+            self._cut_off()
+
+    def _cut_off(self) -> None:
+        """Shut the socket down without writing to it: that never blocks, and wakes a blocked writer."""
         self.alive = False
-        try:
-            self.socket.close()
-        except Exception:  # already closed
-            pass
+        self._wake.set()
+        raw = getattr(self.socket, "sock", None)
+        if raw is not None:
+            try:
+                raw.shutdown(sockets.SHUT_RDWR)
+            except OSError:  # already closed
+                pass
 
 
 class Hub:

@@ -78,6 +78,7 @@ class Table:
         # A seat that has joined but not yet opened its page does not count as disconnected.
         self.offline_since: dict[int, float] = {}
         self.grace_end = 0.0  # no automatic play before this (set after a restart)
+        self.restarted_at: float | None = None  # when this process loaded the table from the store
 
     # -- derived state ---------------------------------------------------------
 
@@ -98,6 +99,16 @@ class Table:
     def connected(self, seat: int) -> bool:
         """Whether `seat` has a live websocket."""
         return self.sockets[seat] > 0
+
+    def away(self, seat: int, now: float) -> bool:
+        """Whether `seat` lost its connection and has not come back (S4).
+
+        A restart's disconnection is forgiven while the grace after it lasts.
+        """
+        since = self.offline_since.get(seat)
+        if since is None:
+            return False
+        return now >= self.grace_end or since != self.restarted_at
 
     def due_at(self, timing: Timing) -> float | None:
         """When the clock acts next: S4's deadline for the seat to play, or the pause's end."""
@@ -160,29 +171,41 @@ class Tables:
     def resume(self) -> int:
         """After a start-up, load every table whose clock runs and schedule it; returns how many."""
         ids = self.store.tables_with_deadlines()
+        resumed = 0
         for table_id in ids:
-            table = self.get(table_id)
+            try:
+                table = self.get(table_id)
+            except Exception:  # one table that no longer loads must not stop the others
+                log.exception("table %s could not be loaded", table_id)
+                continue
             if table is not None:
                 self.schedule(table.id, table.due_at(self.timing))
-        return len(ids)
+                resumed += 1
+        return resumed
 
     def _load(self, table_id: str) -> Table | None:
         row = self.store.load_table(table_id)
         if row is None:
             return None
         table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"])
+        self._fill(table, row)
+        # Everyone was disconnected by the restart: the grace lets them come back in time (S4).
+        table.offline_since = dict.fromkeys(range(len(table.players)), self.started_at)
+        table.restarted_at = self.started_at
+        table.grace_end = self.started_at + self.timing.grace
+        return table
+
+    def _fill(self, table: Table, row: dict) -> None:
+        """Set a table's stored state (seats, match, version, clock) from its row."""
         table.version, table.match_no = row["version"], row["match_no"]
         table.turn_started, table.deadline = row["turn_started"], row["deadline"]
         table.players = [s["name"] for s in row["seat_rows"]]
         table.secret_hashes = [s["secret_hash"] for s in row["seat_rows"]]
+        table.match = None
         if row["rounds"]:
             table.match = load_match({"format": "domino-match/1", "variant": row["variant"],
                                       "seats": row["seats"], "target": row["target"],
                                       "players": table.players, "rounds": row["rounds"]})
-        # Everyone was disconnected by the restart: the grace lets them come back in time (S4).
-        table.offline_since = dict.fromkeys(range(len(table.players)), self.started_at)
-        table.grace_end = self.started_at + self.timing.grace
-        return table
 
     # -- creating and joining --------------------------------------------------
 
@@ -227,9 +250,9 @@ class Tables:
         with table.lock:
             self._check_version(table, version)
             now = self.now()
-            if kind == "next_round":
-                if seat != 0:
-                    raise NotHost("Only the host can start the next round.")
+            if kind == "next_round":  # the host, or anyone while the host is away: no dead end
+                if seat != 0 and not table.away(0, now):
+                    raise NotHost("Only the host can start the next round while the host is here.")
                 self._next_round(table, now)
                 detail = {"kind": kind, "seat": seat, "at": now}
             else:
@@ -300,7 +323,7 @@ class Tables:
     def _start_turn(self, table: Table, now: float) -> None:
         """S3/S4: 45 seconds, or 5 if the seat to play is disconnected now."""
         table.turn_started, table.deadline = now, now + self.timing.turn
-        if now >= table.grace_end and table.turn in table.offline_since:
+        if table.away(table.turn, now):
             table.deadline = min(table.deadline, now + self.timing.offline)
 
     # -- presence --------------------------------------------------------------
@@ -329,7 +352,7 @@ class Tables:
                 return
             now = self.now()
             table.offline_since[seat] = now
-            if table.turn == seat and now >= table.grace_end:
+            if table.turn == seat:
                 shortened = min(table.deadline, now + self.timing.offline)
                 if shortened < table.deadline:
                     table.deadline = shortened
@@ -358,8 +381,9 @@ class Tables:
         try:
             self.store.commit(table.row(), seat_row=seat_row, round_data=round_data, action=detail)
         except Exception:
-            with self._registry_lock:  # memory ran ahead of the disk: forget it, reload next time
-                self._tables.pop(table.id, None)
+            # Memory ran ahead of the disk: put the stored state back into this same object
+            # (everyone holds it), keeping who is connected.
+            self._fill(table, self.store.load_table(table.id))
             raise
         self._publish(table)
         self.schedule(table.id, table.due_at(self.timing))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from game.errors import GameError
 from game.store import Store
 from game.table import Tables, Timing
 
@@ -258,3 +259,67 @@ def _finish_round(tables, table, clock):
     while table.phase == "playing" and table.match.round.number == number:
         clock.advance(45)
         assert tables.expire(table.id)
+
+
+def test_t10_anyone_may_start_the_next_round_while_the_host_is_away(tables, clock):
+    table = full_table(tables)
+    connect_all(tables, table)
+    _finish_round(tables, table, clock)
+    with pytest.raises(GameError, match="Only the host"):
+        tables.act(table, 2, "next_round", table.version)
+    tables.disconnect(table, 0)  # the host closed their page: no dead end for the others
+    tables.act(table, 2, "next_round", table.version)
+    assert table.phase == "playing" and table.match.round.number == 2
+
+
+def test_s4_a_real_disconnection_during_the_restart_grace_still_counts(db, clock):
+    store = Store(db)
+    table = full_table(Tables(store, TIMING, now=clock))
+    store.close()
+    restarted = Tables(Store(db), TIMING, now=clock)
+    restarted.resume()
+    table = restarted.get(table.id)
+    seat = table.turn
+    restarted.connect(table, seat)  # back within the grace: full time
+    assert table.due_at(TIMING) == START + 45
+    clock.advance(2)
+    restarted.disconnect(table, seat)  # a real disconnection, still within the grace
+    clock.advance(1)
+    restarted.connect(table, seat)  # coming back does not give the time back
+    assert table.due_at(TIMING) == START + 15  # not before the grace ends (15 s after start-up)
+    restarted.store.close()
+
+
+def test_a_failed_commit_leaves_the_same_table_as_stored(tables, clock, monkeypatch):
+    table = full_table(tables)
+    connect_all(tables, table)
+    before = (table.version, table.match.to_dict(), table.deadline)
+    seat = table.turn
+    tile, end = _first_move(table)
+
+    def disk_full(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(tables.store, "commit", disk_full)
+    with pytest.raises(OSError):
+        tables.act(table, seat, "play", table.version, tile, end)
+    assert tables.get(table.id) is table  # the object everyone holds is still the live one
+    assert (table.version, table.match.to_dict(), table.deadline) == before
+    assert all(table.connected(s) for s in range(4))  # presence is kept
+    monkeypatch.undo()
+    tables.act(table, seat, "play", table.version, tile, end)
+    assert table.version == before[0] + 1
+
+
+def test_one_table_that_no_longer_loads_does_not_stop_the_others(db, clock):
+    store = Store(db)
+    good = full_table(Tables(store, TIMING, now=clock))
+    bad = full_table(Tables(store, TIMING, now=clock))
+    with store.write() as sql:  # a stored round that breaks a rule (the wrong opener)
+        sql.execute("UPDATE rounds SET data = json_set(data, '$.opener', "
+                    "(json_extract(data, '$.opener') + 1) % 4) WHERE table_id = ?", (bad.id,))
+    store.close()
+    restarted = Tables(Store(db), TIMING, now=clock)
+    assert restarted.resume() == 1
+    assert restarted.get(good.id) is not None
+    restarted.store.close()

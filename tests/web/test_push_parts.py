@@ -1,0 +1,42 @@
+"""What a push carries: the shared #table always, a viewer's own #me only when it changed."""
+
+from __future__ import annotations
+
+from conftest import open_table
+
+from game.hub import Connection
+
+
+class Inbox:
+    """A socket that keeps what it is sent."""
+
+    def __init__(self):
+        self.messages = []
+
+    def send(self, data):
+        self.messages.append(data)
+
+
+def connect(app, table, seat):
+    inbox = Inbox()
+    connection = Connection(inbox, seat)
+    app.extensions["fichas"].hub.add(table.id, connection)
+    app.extensions["fichas"].tables.connect(table, seat)
+    connection.flush(0)
+    return connection, inbox
+
+
+def test_a_presence_change_does_not_wipe_the_acting_players_own_part(app):
+    url, _ = open_table(app, "block", 3, names=("Ana", "Bea", "Carl"))
+    table = app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+    acting, inbox = connect(app, table, table.turn)
+    assert 'id="me"' in inbox.messages[-1]  # the first push has everything
+    other = next(s for s in range(3) if s != table.turn)
+    connect(app, table, other)  # someone else comes online: only #table changes for the player
+    acting.flush(0)
+    assert 'id="table"' in inbox.messages[-1] and 'id="me"' not in inbox.messages[-1]
+    tables = app.extensions["fichas"].tables
+    tile, end = table.match.round.playable(table.turn)[0]
+    tables.act(table, table.turn, "play", table.version, tile.text, end)
+    acting.flush(0)
+    assert 'id="me"' in inbox.messages[-1]  # their hand changed: their own part comes too
