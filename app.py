@@ -398,7 +398,6 @@ def register_routes(app: Flask, sock: Sock) -> None:
         table = live.tables.get(table_id)  # known to exist: the guard refused unknown tables
         seat = my_seat(table)
         connection = Connection(ws, seat, wake=ws.event)  # simple-websocket sets it on close too
-        wait = current_app.config["PING_SECONDS"]
         try:
             with table.lock:  # a full refresh first (to all, if this seat just came back)
                 live.hub.add(table.id, connection)
@@ -408,7 +407,9 @@ def register_routes(app: Flask, sock: Sock) -> None:
             # This handler is the connection's writer: pushes are queued, never written under a
             # table's lock. Browsers send nothing we need: drain it so it cannot pile up.
             while connection.alive and ws.connected:
-                connection.flush(timeout=wait)
+                if connection.flush(timeout=None):  # no timer: a close or a push wakes it
+                    continue
+                # Woken by the browser (or by nothing): drain what it sent, so it cannot pile up.
                 while ws.receive(timeout=0) is not None:
                     pass
                 if connection.pending():  # receive() may have cleared a wake-up meant for us

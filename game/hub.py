@@ -40,8 +40,8 @@ class Connection:
         self._wake.set()
         return True
 
-    def flush(self, timeout: float) -> None:
-        """Write what is queued, waiting up to `timeout` for something to happen."""
+    def flush(self, timeout: float | None) -> bool:
+        """Write what is queued, waiting up to `timeout` for something to happen; True if it wrote."""
         self._wake.wait(timeout)
         self._wake.clear()
         with self._lock:
@@ -52,7 +52,8 @@ class Connection:
                 self.socket.send(data)
             except Exception:  # the browser has gone; its handler cleans up
                 self.alive = False
-                return
+                break
+        return bool(messages)
 
     def pending(self) -> bool:
         """Whether messages wait to be written."""
