@@ -37,12 +37,12 @@ class Match:
     @property
     def scores(self) -> list[int]:
         """Points by side (team in Partnership, seat otherwise), summed over finished rounds."""
-        return _scores_of(self.variant, self.seats, self.rounds)
+        return _tally(self.target, self.variant, self.seats, self.rounds)[0]
 
     @property
     def winner(self) -> int | None:
         """T11: the first side to reach the target at the end of a round."""
-        return _winner_of(self.target, self.variant, self.seats, self.rounds)
+        return _tally(self.target, self.variant, self.seats, self.rounds)[1]
 
     @property
     def over(self) -> bool:
@@ -100,8 +100,8 @@ class Match:
         return {"format": "domino-match/1", "variant": self.variant.name, "seats": self.seats,
                 "target": self.target, "players": list(self.players),
                 "rounds": [r.to_dict() for r in rounds],
-                "scores": _scores_of(self.variant, self.seats, rounds),
-                "winner": _winner_of(self.target, self.variant, self.seats, rounds)}
+                "scores": _tally(self.target, self.variant, self.seats, rounds)[0],
+                "winner": _tally(self.target, self.variant, self.seats, rounds)[1]}
 
     @classmethod
     def from_dict(cls, data: dict) -> Match:
@@ -110,19 +110,12 @@ class Match:
         return load_match(data)
 
 
-def _scores_of(variant, seats, rounds) -> list[int]:
-    scores = [0] * variant.side_count(seats)
+def _tally(target, variant, seats, rounds) -> tuple[list[int], int | None]:
+    """Scores by side over the finished rounds, and the first side to reach the target."""
+    scores, winner = [0] * variant.side_count(seats), None
     for rnd in rounds:
         if rnd.result is not None:
             scores[rnd.result.winner] += rnd.result.points
-    return scores
-
-
-def _winner_of(target, variant, seats, rounds) -> int | None:
-    scores = [0] * variant.side_count(seats)
-    for rnd in rounds:
-        if rnd.result is not None:
-            scores[rnd.result.winner] += rnd.result.points
-            if scores[rnd.result.winner] >= target:
-                return rnd.result.winner
-    return None
+            if winner is None and scores[rnd.result.winner] >= target:
+                winner = rnd.result.winner
+    return scores, winner

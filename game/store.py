@@ -78,7 +78,7 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """Run the block in one immediate transaction (or none, for executescript)."""
+        """The connection, under the store's lock; the block manages its own transaction."""
         with self._lock:
             yield self._db
 
