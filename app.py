@@ -197,6 +197,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
         shared = shared_template.render(context)
         mine: dict[int | None, list] = {}  # seat -> [key, panel, html rendered on demand]
         for connection in connections:
+            if not connection.alive:  # cut off or closing: its handler is about to unregister it
+                continue
             seat = connection.seat
             if seat not in mine:
                 context["seat"] = seat
@@ -398,6 +400,8 @@ def register_routes(app: Flask, sock: Sock) -> None:
         table = live.tables.get(table_id)  # known to exist: the guard refused unknown tables
         seat = my_seat(table)
         connection = Connection(ws, seat, wake=ws.event)  # simple-websocket sets it on close too
+        # ... but not when it drops a socket for an oversized message: look again at each ping.
+        wait = current_app.config["PING_SECONDS"]
         try:
             with table.lock:  # a full refresh first (to all, if this seat just came back)
                 live.hub.add(table.id, connection)
@@ -407,7 +411,7 @@ def register_routes(app: Flask, sock: Sock) -> None:
             # This handler is the connection's writer: pushes are queued, never written under a
             # table's lock. Browsers send nothing we need: drain it so it cannot pile up.
             while connection.alive and ws.connected:
-                if connection.flush(timeout=None):  # no timer: a close or a push wakes it
+                if connection.flush(timeout=wait):
                     continue
                 # Woken by the browser (or by nothing): drain what it sent, so it cannot pile up.
                 while ws.receive(timeout=0) is not None:

@@ -37,12 +37,20 @@ class Match:
     @property
     def scores(self) -> list[int]:
         """Points by side (team in Partnership, seat otherwise), summed over finished rounds."""
-        return _tally(self.target, self.variant, self.seats, self.rounds)[0]
+        return list(self._tallied()[0])
 
     @property
     def winner(self) -> int | None:
         """T11: the first side to reach the target at the end of a round."""
-        return _tally(self.target, self.variant, self.seats, self.rounds)[1]
+        return self._tallied()[1]
+
+    def _tallied(self) -> tuple[list[int], int | None]:
+        """Scores and winner, recounted only when a round has been added or has ended."""
+        key = (len(self.rounds), self.rounds[-1].result if self.rounds else None)
+        if getattr(self, "_tally_key", None) != key:
+            self._tally_key = key
+            self._tally_value = _tally(self.target, self.variant, self.seats, self.rounds)
+        return self._tally_value
 
     @property
     def over(self) -> bool:
