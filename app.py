@@ -155,7 +155,11 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
     now = tables.now()
     due = table.due_at(tables.timing)
     view = spectator_view(table.match) if table.match else None
-    return {"table": table, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
+    # Templates get the table's public facts only, never the Table (its round holds every hand).
+    public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
+              "variant": {"name": table.variant.name, "title": table.variant.title,
+                          "teams": table.variant.teams}}
+    return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
             "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "panel": player_panel(table.match, seat) if table.match else None,
@@ -167,7 +171,7 @@ def me_key(context: dict) -> tuple:
     panel = context["panel"]
     acting = bool(panel and panel["can"]["act"])
     # While acting, each new state (not each push: presence changes must not wipe a chosen tile).
-    now_playing = context["table"].version if acting else None
+    now_playing = context["table"]["version"] if acting else None
     return (context["phase"], context["seat"], len(context["players"]), repr(panel), now_playing,
             context["host_away"])
 
