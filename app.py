@@ -31,10 +31,11 @@ from markupsafe import Markup
 from game.clock import Clock
 from game.errors import BadInput, GameError, StaleVersion
 from game.hub import Connection, Hub
-from game.match import DEFAULT_TARGET, TARGETS
+from game.match import DEFAULT_TARGET, TARGETS, Match
 from game.record import export_match
 from game.store import Store
 from game.table import NAME_MAX, Table, Tables, Timing, clean_name
+from game.variants import VARIANTS
 from game.views import player_panel, spectator_view
 
 SEAT_COOKIE = "fichas_seat"
@@ -388,14 +389,11 @@ def register_routes(app: Flask, sock: Sock) -> None:
     def record(table_id: str):
         table = load_table(table_id)
         with table.lock:
-            if table.match is None:
-                # Still a valid record: one name per seat, "" for a seat nobody has taken yet.
+            match = table.match
+            if match is None:  # still a valid record: "" names a seat nobody has taken yet
                 players = table.players + [""] * (table.seats - len(table.players))
-                data = {"format": "domino-match/1", "variant": table.variant.name, "seats": table.seats,
-                        "target": table.target, "players": players, "rounds": [],
-                        "scores": [0] * table.variant.side_count(table.seats), "winner": None}
-            else:
-                data = export_match(table.match)
+                match = Match(table.variant, table.seats, table.target, players)
+            data = export_match(match)
         return jsonify(data)
 
     @sock.route("/t/<table_id>/ws")
@@ -439,7 +437,7 @@ def read_create_form() -> tuple[dict, dict]:
     """The create form's fields, and a message per invalid field."""
     form, errors = dict(request.form), {}
     form.pop("csrf_token", None)
-    if form.get("variant") not in ("partnership", "block", "draw"):
+    if form.get("variant") not in VARIANTS:
         errors["variant"] = "Choose Partnership, Block or Draw."
     for field, allowed in (("seats", (2, 3, 4)), ("target", TARGETS)):
         try:

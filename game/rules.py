@@ -14,7 +14,7 @@ from .errors import (
     RoundOver,
     TileNotInHand,
 )
-from .tiles import ALL_TILES, Tile, parse_tiles, tiles_text
+from .tiles import ALL_TILES, Tile, hand_points, parse_tiles, tiles_text
 from .variants import RoundResult, Variant, get_variant
 
 ENDS = ("left", "right")
@@ -206,7 +206,7 @@ class Round:
             self.line.append((tile.other(self.right), self.right))
 
     def _finish(self, reason: str, domino_seat: int | None) -> None:
-        totals = tuple(sum(t.points for t in hand) for hand in self.hands)
+        totals = tuple(hand_points(hand) for hand in self.hands)
         if self.variant.teams:
             self.result = _partnership_result(reason, domino_seat, totals, self.last_placer)
         else:

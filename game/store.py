@@ -73,14 +73,8 @@ class Store:
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         for number, script in enumerate(SCHEMA[version:], start=version + 1):
-            with self.transaction() as db:
-                db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """The connection, under the store's lock; the block manages its own transaction."""
-        with self._lock:
-            yield self._db
+            with self._lock:
+                self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:

@@ -258,8 +258,8 @@ class Tables:
             else:
                 self._require_match(table)
                 self._apply(table, seat, kind, tile, end)
+                self._after_move(table, seat, now)  # a new round's clock was started by _next_round
                 detail = {"kind": kind, "seat": seat, "tile": tile, "end": end, "at": now}
-            self._after_move(table, seat, now)
             self._commit(table, detail)
 
     def expire(self, table_id: str, version: int | None = None) -> bool:
@@ -285,9 +285,7 @@ class Tables:
 
     def _apply(self, table: Table, seat: int, kind: str, tile: str | None, end: str | None) -> None:
         match = table.match
-        if kind == "play":
-            if end not in (None, "", "left", "right"):
-                raise BadInput("The end must be left or right.")
+        if kind == "play":  # the engine checks the end; "" is the opening tile's (none)
             match.play(seat, Tile.parse(tile or ""), end or None)
         elif kind == "pass":
             match.pass_turn(seat)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .match import Match
 from .rules import Round
+from .tiles import hand_points
 
 
 def seat_view(match: Match, seat: int | None) -> dict:
@@ -45,7 +46,7 @@ def _player(match: Match, rnd: Round | None, seat: int, show_hand: bool) -> dict
               "is_turn": rnd is not None and not rnd.over and rnd.turn == seat}
     if show_hand and rnd is not None and rnd.over:
         player["hand"] = [t.text for t in hand]
-        player["points"] = sum(t.points for t in hand)
+        player["points"] = hand_points(hand)
     return player
 
 
