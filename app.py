@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import hmac
+import json
 import os
 import secrets
 import threading
@@ -41,6 +42,7 @@ from game.views import player_panel, spectator_view
 
 SEAT_COOKIE = "fichas_seat"
 CSRF_COOKIE = "fichas_csrf"
+ACTIONS = ("play", "pass", "draw", "next_round")  # what a page may send over its websocket
 STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409}
 VARIANT_CHOICES = [("partnership", "Partnership — 4 players in two teams"),
                    ("block", "Block — 2 to 4, each for themselves"),
@@ -428,14 +430,15 @@ def register_routes(app: Flask, sock: Sock) -> None:
                 if not live.tables.connect(table, seat):
                     html, connection.me_key = render_partials(table, live.tables, seat)
                     connection.send(html)
-            # This handler is the connection's writer: pushes are queued, never written under a
-            # table's lock. Browsers send nothing we need: drain it so it cannot pile up.
+            # This handler is the connection's writer (pushes are queued, never written under a
+            # table's lock) and its reader: the page sends its moves over this websocket.
+            moved_at = None  # the version this page's last accepted move was made on
             while connection.alive and ws.connected:
-                if connection.flush(timeout=wait):
-                    continue
-                # Woken by the browser (or by nothing): drain what it sent, so it cannot pile up.
-                while ws.receive(timeout=0) is not None:
-                    pass
+                connection.flush(timeout=wait)
+                while (message := ws.receive(timeout=0)) is not None:
+                    refused, moved_at = websocket_action(live.tables, table, seat, message, moved_at)
+                    if refused is not None:
+                        connection.send(refused)
                 if connection.pending():  # receive() may have cleared a wake-up meant for us
                     connection.wake()
         except ConnectionClosed:
@@ -444,6 +447,37 @@ def register_routes(app: Flask, sock: Sock) -> None:
             connection.close()
             live.hub.remove(table.id, connection)
             live.tables.disconnect(table, seat)
+
+
+def websocket_action(tables: Tables, table: Table, seat: int | None, message,
+                     moved_at: str | None) -> tuple[str | None, str | None]:
+    """Do the move a page sent over its websocket (htmx's ws-send JSON).
+
+    Returns the refusal to show (or None) and the version this page last moved on. A second
+    message on that same version is a double click, already done: it is dropped quietly.
+    Untrusted like any POST, but needs no CSRF token: the handshake checked the Origin.
+    """
+    try:
+        data = json.loads(message)
+    except (TypeError, ValueError):
+        data = None
+    if not isinstance(data, dict) or data.get("action") not in ACTIONS:
+        return flash_alone("That message is not a move Fichas knows."), moved_at
+    tile, end, version = data.get("tile"), data.get("end"), data.get("version")
+    if not isinstance(tile, str | None) or not isinstance(end, str | None):
+        return flash_alone("A tile and an end are written as text."), moved_at
+    if moved_at is not None and version == moved_at:
+        return None, moved_at
+    try:
+        tables.act(table, seat, data["action"], version, tile=tile, end=end)
+    except GameError as error:
+        return flash_alone(str(error)), moved_at
+    return None, version
+
+
+def flash_alone(message: str) -> str:
+    """A refusal pushed to one page: it replaces what that page's #flash shows."""
+    return current_app.jinja_env.get_template("_flash_box.html").render(message=message, alone=True)
 
 
 def choices() -> dict:

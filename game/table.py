@@ -366,7 +366,7 @@ class Tables:
         except (TypeError, ValueError):
             raise BadInput("The action has no valid version.") from None
         if version != table.version:
-            raise StaleVersion("The table changed before your action arrived; here it is again.")
+            raise StaleVersion("The table changed just before your move arrived: look again, then play.")
 
     def _require_match(self, table: Table) -> None:
         if table.match is None:

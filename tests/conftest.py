@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 
@@ -170,6 +171,12 @@ class LivePlayer:
                                               headers={"Origin": self.base, "Cookie": cookies})
         threading.Thread(target=self._read, daemon=True).start()
         return self
+
+    def send_move(self, values: dict) -> None:
+        """A move as the page sends it: htmx's ws-send JSON, the button's values plus its headers."""
+        headers = {"HX-Request": "true", "HX-Trigger": None, "HX-Trigger-Name": None, "HX-Target": "me",
+                   "HX-Current-URL": self.base + self.url}
+        self.socket.send(json.dumps({**values, "HEADERS": headers}))
 
     def _read(self):
         import simple_websocket

@@ -1,0 +1,222 @@
+"""Moves sent over the websocket, as the page's ws-send buttons send them, against a real server.
+
+Every message is untrusted: a refusal is shown to its sender alone, in #flash, and changes
+nothing (no new version, nothing stored, nothing pushed to the others).
+"""
+
+import html
+import json
+import re
+import time
+
+import pytest
+import simple_websocket
+from conftest import version_of
+from webtools import db_rows, flash_text, hand_texts, line_of, table_id, turn_seat, wait_until
+
+NAMES = ("Ana", "Bea", "Carl", "Dan")
+FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="[^"]+" ws-send '
+                         r"hx-vals='([^']*)'")
+
+
+@pytest.fixture
+def server(make_server):
+    """A real server whose clock stays still: nothing moves but the players."""
+    return make_server(START_CLOCK=False, PING_SECONDS=1)
+
+
+def seated(server, variant="partnership", seats=4):
+    """A full table whose players all have their websocket open at the current version."""
+    host = server.player()
+    url = host.create(NAMES[0], variant, seats)
+    players = [host]
+    for name in NAMES[1:seats]:
+        guest = server.player()
+        guest.join(url, name)
+        players.append(guest)
+    table = server.app.extensions["fichas"].tables.get(table_id(url))
+    for player in players:
+        player.connect()
+    for player in players:
+        player.wait_version(table.version)
+    wait_until(lambda: all(table.connected(s) for s in range(seats)))
+    for player in players:  # presence pushes carry the same version: wait until they are in too
+        player.wait_for(lambda m: "offline" not in m and version_of(m) == table.version)
+    return players, table
+
+
+def refusal(player, since: int, timeout: float = 5.0) -> str:
+    """The flash a refused move brought back to `player` (after its first `since` messages)."""
+    def found():
+        return next((m for m in player.messages[since:] if m.startswith('<div id="flash"')), None)
+    with player.arrived:
+        message = player.arrived.wait_for(found, timeout)
+    assert message, f"no refusal among {player.messages[since:]}"
+    return message
+
+
+def opening(rnd) -> str:
+    """A tile the seat to move may open the round with (the forced one, if there is one)."""
+    return rnd.opening_tile.text if rnd.opening_tile else hand_texts(rnd, rnd.turn)[0]
+
+
+def stored_actions(server) -> int:
+    return db_rows(server.app, "SELECT count(*) FROM actions")[0][0]
+
+
+def test_a_move_sent_over_the_websocket_is_stored_and_reaches_every_seat(server):
+    players, table = seated(server)
+    rnd, version = table.match.round, table.version
+    seat, tile = rnd.turn, opening(rnd)
+    before = stored_actions(server)
+    players[seat].send_move({"action": "play", "tile": tile, "end": "", "version": str(version)})
+    for viewer in players:
+        message = viewer.wait_version(version + 1)
+        assert line_of(message) == [tile] and turn_seat(message) == (seat + 1) % 4
+    assert stored_actions(server) == before + 1
+    assert db_rows(server.app, "SELECT seat, kind FROM actions ORDER BY id DESC LIMIT 1") == [(seat, "play")]
+
+
+def test_the_glowing_tiles_send_exactly_what_the_server_accepts(server):
+    """What a click sends is the button's hx-vals plus the version: replay a whole round of them."""
+    players, table = seated(server, "block", 2)
+    start = table.match.round.number
+    while table.match.round.number == start and not table.match.round.over:
+        rnd, version = table.match.round, table.version
+        player = players[rnd.turn]
+        me = player.wait_version(version)
+        me = next(m for m in reversed(player.messages) if '<section id="me"' in m)
+        choices = [json.loads(html.unescape(v)) for v in FITS_BUTTON.findall(me)]
+        both = re.findall(r'<label class="tile-btn fits" data-tile="([^"]+)"', me)
+        if choices:
+            values = choices[0]
+        elif both:  # fits both ends: its radio is chosen, then an end of the line is tapped
+            values = {"action": "play", "end": "left", "tile": both[0]}
+        else:
+            values = {"action": "pass"}
+        assert values["action"] == "play" or not rnd.can_place(rnd.turn)
+        player.send_move({**values, "version": str(version)})
+        for viewer in players:
+            viewer.wait_version(version + 1)
+        assert table.version == version + 1
+    assert table.match.round.over or table.match.round.number > start
+
+
+def forged(table) -> dict[str, dict]:
+    """Bad messages from the seat whose turn it is, each with the reason it must be refused."""
+    rnd, version = table.match.round, str(table.version)
+    other = (rnd.turn + 1) % 4
+    return {
+        "stale version": {"action": "play", "tile": opening(rnd), "end": "", "version": "0"},
+        "no version": {"action": "play", "tile": opening(rnd), "end": ""},
+        "version not a number": {"action": "play", "tile": opening(rnd), "version": "x"},
+        "version a list": {"action": "play", "tile": opening(rnd), "version": [1]},
+        "a tile of another hand": {"action": "play", "tile": hand_texts(rnd, other)[0], "end": "",
+                                   "version": version},
+        "not a tile": {"action": "play", "tile": "9-9", "end": "", "version": version},
+        "a tile that is a list": {"action": "play", "tile": ["6-6"], "version": version},
+        "an end that is a number": {"action": "play", "tile": opening(rnd), "end": 1,
+                                    "version": version},
+        "an unknown end": {"action": "play", "tile": opening(rnd), "end": "middle",
+                           "version": version},
+        "an unknown action": {"action": "win", "version": version},
+        "no action": {"tile": opening(rnd), "version": version},
+        "pass at the opening": {"action": "pass", "version": version},
+        "draw in Partnership": {"action": "draw", "version": version},
+        "next round while playing": {"action": "next_round", "version": version},
+    }
+
+
+CASES = ["stale version", "no version", "version not a number", "version a list", "a tile of another hand",
+         "not a tile", "a tile that is a list", "an end that is a number", "an unknown end",
+         "an unknown action", "no action", "pass at the opening", "draw in Partnership",
+         "next round while playing"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_bad_move_is_refused_to_its_sender_alone_and_changes_nothing(server, case):
+    players, table = seated(server)
+    rnd, version = table.match.round, table.version
+    player = players[rnd.turn]
+    hands = [hand_texts(rnd, s) for s in range(4)]
+    stored, seen = stored_actions(server), [len(p.messages) for p in players]
+    player.send_move(forged(table)[case])
+    message = refusal(player, seen[rnd.turn])
+    assert 'hx-swap-oob="innerHTML"' in message and flash_text(message)
+    # No other hand leaks through the refusal, whatever tile was named (3-5: the format's example).
+    shown = message.replace("write it like 3-5", "")
+    for seat, hand in enumerate(hands):
+        if seat != rnd.turn:
+            assert not any(t in shown for t in hand if t != forged(table)[case].get("tile"))
+    time.sleep(0.2)
+    assert table.version == version and stored_actions(server) == stored
+    assert [hand_texts(table.match.round, s) for s in range(4)] == hands
+    for seat, other in enumerate(players):
+        if seat != rnd.turn:
+            assert len(other.messages) == seen[seat], f"seat {seat} was told about a refused move"
+
+
+@pytest.mark.parametrize("raw", ["hello", "[1, 2]", "null", "42", '"play"', "{"])
+def test_a_message_that_is_not_a_move_is_refused(server, raw):
+    players, table = seated(server)
+    player, version = players[table.match.round.turn], table.version
+    since = len(player.messages)
+    player.socket.send(raw)
+    assert "not a move" in flash_text(refusal(player, since))
+    assert table.version == version
+
+
+def test_a_move_from_another_seat_is_refused(server):
+    players, table = seated(server)
+    rnd, version = table.match.round, table.version
+    wrong = (rnd.turn + 1) % 4
+    since = len(players[wrong].messages)
+    players[wrong].send_move({"action": "play", "tile": hand_texts(rnd, wrong)[0], "end": "",
+                              "version": str(version)})
+    assert "turn" in flash_text(refusal(players[wrong], since)).lower()
+    assert table.version == version
+
+
+def test_a_spectator_cannot_move(server):
+    players, table = seated(server)
+    watcher = server.player()
+    watcher.url = players[0].url
+    watcher.connect()
+    watcher.wait_version(table.version)
+    rnd, version = table.match.round, table.version
+    since = len(watcher.messages)
+    watcher.send_move({"action": "play", "tile": opening(rnd), "end": "", "version": str(version)})
+    assert "seated" in flash_text(refusal(watcher, since))
+    assert table.version == version
+
+
+def test_a_giant_message_closes_that_socket_and_changes_nothing(server):
+    players, table = seated(server)
+    rnd, version = table.match.round, table.version
+    player = players[rnd.turn]
+    padding = "x" * 5000
+    player.send_move({"action": "play", "tile": opening(rnd), "end": "", "version": str(version),
+                      "padding": padding})
+    wait_until(lambda: not table.connected(rnd.turn), timeout=5)
+    with pytest.raises(simple_websocket.ConnectionClosed):
+        for _ in range(50):
+            player.send_move({"action": "pass", "version": str(version)})
+            time.sleep(0.05)
+    assert table.version == version and table.match.round.line == []
+
+
+def test_a_double_click_plays_once_and_shows_no_error(server):
+    players, table = seated(server)
+    rnd, version = table.match.round, table.version
+    player = players[rnd.turn]
+    move = {"action": "play", "tile": opening(rnd), "end": "", "version": str(version)}
+    since = len(player.messages)
+    player.send_move(move)
+    player.send_move(move)
+    player.wait_version(version + 1)
+    time.sleep(0.3)
+    assert table.version == version + 1 and len(table.match.round.line) == 1
+    assert not any(m.startswith('<div id="flash"') for m in player.messages[since:])
+    # A real mistake after it is still explained.
+    player.send_move({"action": "pass", "version": str(version + 1)})
+    assert flash_text(refusal(player, since))
