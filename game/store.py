@@ -1,7 +1,8 @@
 """SQLite persistence: tables, seats (hashed secrets), the rounds of the match, an action log.
 
-Every accepted action is one transaction: the table row (version, clock), the current round's
-record and a line in the append-only log. Schema changes go through PRAGMA user_version.
+Every accepted action is one transaction: the table row (version, clock), what is new in the
+current round (its deal once, then each new event as a row of its own) and a line in the
+append-only log. Schema changes go through PRAGMA user_version.
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ SCHEMA = [
     );
     CREATE INDEX actions_by_table ON actions(table_id, version);
     """,
+    # version 2: a move appends its event instead of rewriting the whole round (which grew with it)
+    """
+    CREATE TABLE round_events (
+        table_id TEXT NOT NULL,
+        match_no INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        seq INTEGER NOT NULL,  -- the event's index in its round's events
+        data TEXT NOT NULL,
+        PRIMARY KEY (table_id, match_no, number, seq)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 
@@ -103,8 +115,13 @@ class Store:
                        " :version, :match_no, :turn_started, :deadline)", row)
 
     def commit(self, table_row: dict, *, seat_row: dict | None = None, round_data: dict | None = None,
-               action: dict | None = None) -> None:
-        """Write one accepted change: the table row, maybe a seat, the current round, a log line."""
+               events: tuple[int, int, list[dict]] | None = None, action: dict | None = None) -> None:
+        """Write one accepted change: the table row, maybe a seat, a new round, new events, a log line.
+
+        `round_data` is a round's record (written whole when the round is dealt); `events` is
+        (round number, index of the first, the events) appended to a round already stored.
+        """
+        table_id, match_no = table_row["id"], table_row["match_no"]
         with self.write() as db:
             db.execute("UPDATE tables SET version=:version, match_no=:match_no, turn_started=:turn_started,"
                        " deadline=:deadline WHERE id=:id", table_row)
@@ -113,12 +130,17 @@ class Store:
                            " VALUES (:table_id, :seat, :name, :secret_hash, :joined_at)", seat_row)
             if round_data is not None:
                 db.execute("INSERT OR REPLACE INTO rounds (table_id, match_no, number, data)"
-                           " VALUES (?, ?, ?, ?)", (table_row["id"], table_row["match_no"],
-                                                    round_data["number"], _json(round_data)))
+                           " VALUES (?, ?, ?, ?)", (table_id, match_no, round_data["number"],
+                                                    _json(round_data)))
+            if events is not None:
+                number, first, new = events
+                db.executemany("INSERT INTO round_events (table_id, match_no, number, seq, data)"
+                               " VALUES (?, ?, ?, ?, ?)",
+                               [(table_id, match_no, number, first + i, _json(e)) for i, e in enumerate(new)])
             if action is not None:
                 db.execute("INSERT INTO actions (table_id, version, seat, kind, detail, at)"
                            " VALUES (?, ?, ?, ?, ?, ?)",
-                           (table_row["id"], table_row["version"], action.get("seat"), action["kind"],
+                           (table_id, table_row["version"], action.get("seat"), action["kind"],
                             _json(action), action["at"]))
 
     # -- reads -----------------------------------------------------------------
@@ -131,11 +153,20 @@ class Store:
                 return None
             seats = self._db.execute("SELECT seat, name, secret_hash FROM seats WHERE table_id=?"
                                      " ORDER BY seat", (table_id,)).fetchall()
-            rounds = self._db.execute("SELECT data FROM rounds WHERE table_id=? AND match_no=?"
+            rounds = self._db.execute("SELECT number, data FROM rounds WHERE table_id=? AND match_no=?"
                                       " ORDER BY number", (table_id, row["match_no"])).fetchall()
+            events = self._db.execute("SELECT number, seq, data FROM round_events WHERE table_id=?"
+                                      " AND match_no=? ORDER BY number, seq",
+                                      (table_id, row["match_no"])).fetchall()
         table = dict(row)
         table["seat_rows"] = [dict(s) for s in seats]
         table["rounds"] = [json.loads(r["data"]) for r in rounds]
+        by_number = {r["number"]: data for r, data in zip(rounds, table["rounds"], strict=True)}
+        for event in events:
+            known = by_number[event["number"]]["events"]
+            if event["seq"] != len(known):  # a gap: the replay must not guess
+                raise ValueError(f"Table {table_id}: round {event['number']} misses event {len(known)}.")
+            known.append(json.loads(event["data"]))
         return table
 
     def tables_with_deadlines(self) -> list[str]:

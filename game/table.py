@@ -79,6 +79,8 @@ class Table:
         self.offline_since: dict[int, float] = {}
         self.grace_end = 0.0  # no automatic play before this (set after a restart)
         self.restarted_at: float | None = None  # when this process loaded the table from the store
+        # What the store holds of the current round: (match_no, round number, events stored).
+        self.stored_round: tuple[int, int, int] | None = None
 
     # -- derived state ---------------------------------------------------------
 
@@ -201,11 +203,13 @@ class Tables:
         table.turn_started, table.deadline = row["turn_started"], row["deadline"]
         table.players = [s["name"] for s in row["seat_rows"]]
         table.secret_hashes = [s["secret_hash"] for s in row["seat_rows"]]
-        table.match = None
+        table.match, table.stored_round = None, None
         if row["rounds"]:
             table.match = load_match({"format": "domino-match/1", "variant": row["variant"],
                                       "seats": row["seats"], "target": row["target"],
                                       "players": table.players, "rounds": row["rounds"]})
+            rnd = table.match.round
+            table.stored_round = (table.match_no, rnd.number, len(rnd.events))
 
     # -- creating and joining --------------------------------------------------
 
@@ -375,14 +379,24 @@ class Tables:
     def _commit(self, table: Table, detail: dict, seat_row: dict | None = None) -> None:
         """Durable first, then shown: bump the version, write, publish, reschedule."""
         table.version += 1
-        round_data = table.match.round.to_dict() if table.match and table.match.round else None
+        round_data, events, stored = None, None, None
+        if table.match and table.match.round:
+            rnd = table.match.round
+            stored = (table.match_no, rnd.number, len(rnd.events))
+            if table.stored_round is None or table.stored_round[:2] != stored[:2]:
+                round_data = rnd.to_dict()  # dealt since the last commit: stored whole, once
+            elif len(rnd.events) > table.stored_round[2]:
+                first = table.stored_round[2]
+                events = (rnd.number, first, rnd.events[first:])
         try:
-            self.store.commit(table.row(), seat_row=seat_row, round_data=round_data, action=detail)
+            self.store.commit(table.row(), seat_row=seat_row, round_data=round_data, events=events,
+                              action=detail)
         except Exception:
             # Memory ran ahead of the disk: put the stored state back into this same object
             # (everyone holds it), keeping who is connected.
             self._fill(table, self.store.load_table(table.id))
             raise
+        table.stored_round = stored
         self._publish(table)
         self.schedule(table.id, table.due_at(self.timing))
 

@@ -11,6 +11,8 @@ from .match import Match
 from .rules import Round
 from .tiles import hand_points
 
+LOG_SHOWN = 8  # moves listed in a view's log (the latest)
+
 
 def seat_view(match: Match, seat: int | None) -> dict:
     """Everything `seat` may see of `match`; seat None is a spectator."""
@@ -74,7 +76,8 @@ def _round(match: Match, rnd: Round | None, seat: int | None) -> dict | None:
             "ends": None if rnd.left is None else [rnd.left, rnd.right],
             "opening_tile": rnd.opening_tile.text if rnd.opening_tile and rnd.left is None else None,
             "boneyard": len(rnd.boneyard), "draws": match.variant.draws, "over": rnd.over,
-            "log": [_public_event(e, seat) for e in rnd.events],
+            # The page lists the latest moves only: copying every event at each push grew with the round.
+            "log": [_public_event(e, seat) for e in rnd.events[-LOG_SHOWN:]], "moves": len(rnd.events),
             "result": _result(match, rnd) if rnd.over else None}
 
 

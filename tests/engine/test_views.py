@@ -6,6 +6,7 @@ import random
 from game.match import Match
 from game.rules import Round
 from game.simulate import play_match, random_move
+from game.variants import get_variant
 from game.views import seat_view, spectator_view
 
 from .notation import apply
@@ -156,3 +157,15 @@ def test_views_are_plain_json():
     assert view["match_over"] and view["winner"] == match.winner
     assert view["winner_name"] in ("Player 1 & Player 3", "Player 2 & Player 4")
     assert [s["score"] for s in view["sides"]] == match.scores
+
+
+def test_the_log_lists_the_latest_moves_and_counts_them_all():
+    rng = random.Random(7)
+    match = match_with(Round.deal(get_variant("draw"), 2, rng))
+    rnd = match.round
+    while len(rnd.events) < 12 and not rnd.over:
+        random_move(rnd, rng)
+    shown = seat_view(match, 0)["round"]
+    assert shown["moves"] == len(rnd.events) == 12
+    latest = [(e["seat"], e["action"]) for e in rnd.events[-8:]]
+    assert [(e["seat"], e["action"]) for e in shown["log"]] == latest
