@@ -896,6 +896,11 @@ def summarise_probe(samples: dict, start: float, end: float) -> dict:
             summary[name] = {"count": len(durations), "median_ms": ms(percentile(durations, 0.5)),
                              "p99_ms": ms(percentile(durations, 0.99)), "max_ms": ms(max(durations)),
                              "percent_of_window": round(100 * sum(durations) / elapsed, 1)}
+    # Second by second (as in per_second): how long each kind of work took in all, in ms.
+    summary["per_second_ms"] = {
+        name: [round(1000 * sum(d for t, d in pairs if start + s <= t < start + s + 1), 1)
+               for s in range(int(elapsed))]
+        for name, pairs in sorted(samples.items())}
     return summary
 
 
@@ -1123,7 +1128,8 @@ def main(argv: list[str] | None = None) -> int:
     if result.get("server_probe"):
         print("server's own timings in the window:")
         for name, figures in result["server_probe"].items():
-            print(f"  {name:16} {figures}")
+            if name != "per_second_ms":  # in the JSON
+                print(f"  {name:16} {figures}")
     if result["profile"]:
         print(f"\nprofile ({result['profile']['samples']} samples), self time:")
         for name, share in result["profile"]["self"][:20]:
