@@ -32,7 +32,7 @@ from markupsafe import Markup
 
 from game.clock import Clock
 from game.errors import BadInput, GameError, StaleVersion
-from game.hub import Connection, Hub
+from game.hub import Connection, Hub, Pinger
 from game.match import DEFAULT_TARGET, TARGETS, Match
 from game.record import export_match
 from game.store import Store
@@ -73,18 +73,19 @@ def create_app(test_config: dict | None = None) -> Flask:
     if "DATABASE" not in app.config:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
         app.config["DATABASE"] = str(Path(app.instance_path) / "fichas.sqlite3")
-    # A dead connection is noticed after two missed pings (S4); browsers never send big messages.
-    app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": app.config["PING_SECONDS"],
-                                         "max_message_size": 4096}
+    # Moves are small. Pings come from one Pinger for all sockets, not from each socket's reader.
+    app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": None, "max_message_size": 4096}
     timing = Timing(turn=app.config["TURN_SECONDS"], offline=app.config["OFFLINE_SECONDS"],
                     pause=app.config["PAUSE_SECONDS"], grace=app.config["GRACE_SECONDS"])
     tables = Tables(Store(app.config["DATABASE"]), timing, **app.config.get("TABLES_OPTIONS", {}))
     hub = Hub()
+    pinger = Pinger(hub, app.config["PING_SECONDS"])  # a dead connection is noticed within two pings (S4)
     clock = Clock(tables.expire, tables.now)
     tables.publish = lambda table: publish(app, hub, tables, table)
     tables.schedule = clock.schedule
-    app.extensions["fichas"] = Fichas(tables, hub, clock)
+    app.extensions["fichas"] = Fichas(tables, hub, clock, pinger)
     tables.resume()
+    pinger.start()
     if app.config["START_CLOCK"]:
         clock.start()
         if app.config["GC_SECONDS"] > 0:
@@ -118,12 +119,13 @@ def _freeze_after_full_collection(phase: str, info: dict) -> None:
 class Fichas:
     """The live parts of one app, reachable as app.extensions["fichas"]."""
 
-    def __init__(self, tables: Tables, hub: Hub, clock: Clock):
-        self.tables, self.hub, self.clock = tables, hub, clock
+    def __init__(self, tables: Tables, hub: Hub, clock: Clock, pinger: Pinger):
+        self.tables, self.hub, self.clock, self.pinger = tables, hub, clock, pinger
 
     def close(self) -> None:
-        """Stop the clock, close every websocket and the store (tests build many apps)."""
+        """Stop the clock and the pings, close every websocket and the store (tests build many apps)."""
         self.clock.stop()
+        self.pinger.stop()
         self.hub.close_all()
         self.tables.store.close()
 

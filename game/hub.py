@@ -1,16 +1,21 @@
-"""Who is connected to which table, and fan-out to anything with a .send()."""
+"""Who is connected to which table, fan-out to anything with a .send(), and the pings."""
 
 from __future__ import annotations
 
 import array
 import fcntl
+import logging
+import math
 import socket as sockets
 import termios
 import threading
 from collections import deque
 
+log = logging.getLogger(__name__)
 MAX_QUEUED = 64  # messages a browser may fall behind before it is cut off
 INLINE_MAX = 8 * 1024  # a message this small always fits an empty socket send buffer
+PING_BATCH = 50  # connections pinged at once; the pinger rests between batches
+PING = b"\x89\x00"  # a websocket ping frame from the server: FIN, opcode 9, no payload (RFC 6455)
 
 
 class Connection:
@@ -28,7 +33,7 @@ class Connection:
         self.seat = seat
         self.alive = True
         self.me_key: tuple | None = None  # what this browser's own part last showed
-        self._queue: deque[str] = deque()
+        self._queue: deque[str | bytes] = deque()
         self._writing = False  # the handler holds messages it has not written yet
         self._lock = threading.Lock()
         # The writer sleeps on this: set by `send`, and (when it is the websocket's own event)
@@ -37,21 +42,43 @@ class Connection:
 
     def send(self, data: str) -> bool:
         """Queue one message; False (and dead from then on) if the browser is gone or too far behind."""
+        return self._put(data)
+
+    def ping(self) -> bool:
+        """Ping the browser; if it has not answered the previous ping, cut it off instead (S4).
+
+        One Pinger for every socket instead of simple-websocket's own, which woke each
+        socket's reader with a fresh selector at every interval.
+        """
+        if not getattr(self.socket, "pong_received", True):
+            self.close()
+            return False
+        self.socket.pong_received = False  # simple-websocket's reader sets it when the pong comes
+        return self._put(PING)
+
+    def _put(self, item: str | bytes) -> bool:
         with self._lock:
             if not self.alive:
                 return False
-            if not self._queue and not self._writing and self._idle_socket(len(data)):
+            if not self._queue and not self._writing and self._idle_socket(len(item)):
                 try:
-                    self.socket.send(data)
+                    self._write(item)
                 except Exception:  # the browser has gone; its handler cleans up
                     self.alive = False
                 return self.alive
             if len(self._queue) >= MAX_QUEUED:
                 self._cut_off()
                 return False
-            self._queue.append(data)
+            self._queue.append(item)
         self._wake.set()
         return True
+
+    def _write(self, item: str | bytes) -> None:
+        """Write one message, or a frame already built (the ping), in the order queued."""
+        if isinstance(item, bytes):
+            self.socket.sock.send(item)
+        else:
+            self.socket.send(item)
 
     def _idle_socket(self, size: int) -> bool:
         """Whether a write of `size` bytes surely goes out without waiting: nothing unsent."""
@@ -74,8 +101,8 @@ class Connection:
             self._queue.clear()
             self._writing = bool(messages)
         try:
-            for data in messages:
-                self.socket.send(data)
+            for item in messages:
+                self._write(item)
         except Exception:  # the browser has gone; its handler cleans up
             self.alive = False
         finally:
@@ -135,14 +162,56 @@ class Hub:
         with self._lock:
             return list(self._by_table.get(table_id, ()))
 
+    def all(self) -> list[Connection]:
+        """A snapshot of every connection."""
+        with self._lock:
+            return [c for group in self._by_table.values() for c in group]
+
     def close_all(self) -> None:
         """Close every connection (at shutdown)."""
-        with self._lock:
-            connections = [c for group in self._by_table.values() for c in group]
-        for connection in connections:
+        for connection in self.all():
             connection.close()
 
     def count(self) -> int:
         """How many connections are open in all."""
         with self._lock:
             return sum(len(c) for c in self._by_table.values())
+
+
+class Pinger:
+    """One worker (a greenlet under gevent) that pings every connection of a hub each `interval`.
+
+    It spreads the pings over the interval in small batches, so that no moment pays for all
+    4,000 sockets at once; a browser that misses a ping is cut off at the next (S4).
+    """
+
+    def __init__(self, hub: Hub, interval: float):
+        self.hub, self.interval = hub, interval
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> Pinger:
+        """Start the worker (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="fichas-pinger", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the worker and wait for it."""
+        self._stopped.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            connections = self.hub.all()
+            batches = max(1, math.ceil(len(connections) / PING_BATCH))
+            for start in range(0, batches * PING_BATCH, PING_BATCH):
+                for connection in connections[start:start + PING_BATCH]:
+                    try:
+                        connection.ping()
+                    except Exception:  # one odd socket must not stop the pings of all
+                        log.exception("pinging a websocket failed")
+                if self._stopped.wait(self.interval / batches):
+                    return
