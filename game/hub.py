@@ -7,15 +7,31 @@ import fcntl
 import logging
 import math
 import socket as sockets
+import struct
 import termios
 import threading
 from collections import deque
+from functools import lru_cache
 
 log = logging.getLogger(__name__)
 MAX_QUEUED = 64  # messages a browser may fall behind before it is cut off
 INLINE_MAX = 8 * 1024  # a message this small always fits an empty socket send buffer
 PING_BATCH = 50  # connections pinged at once; the pinger rests between batches
 PING = b"\x89\x00"  # a websocket ping frame from the server: FIN, opcode 9, no payload (RFC 6455)
+
+
+@lru_cache(maxsize=16)
+def text_frame(text: str) -> bytes:
+    """A websocket text message as one unmasked frame, as a server sends it (RFC 6455, 5.2)."""
+    payload = text.encode()
+    size = len(payload)
+    if size < 126:
+        header = struct.pack("!BB", 0x81, size)
+    elif size < 1 << 16:
+        header = struct.pack("!BBH", 0x81, 126, size)
+    else:
+        header = struct.pack("!BBQ", 0x81, 127, size)
+    return header + payload
 
 
 class Connection:
@@ -74,11 +90,16 @@ class Connection:
         return True
 
     def _write(self, item: str | bytes) -> None:
-        """Write one message, or a frame already built (the ping), in the order queued."""
-        if isinstance(item, bytes):
-            self.socket.sock.send(item)
-        else:
+        """Write one message, or a frame already built (the ping), whole and in the order queued."""
+        raw = getattr(self.socket, "sock", None)
+        if raw is None:  # not a simple-websocket (the tests' stand-ins): its own send
             self.socket.send(item)
+            return
+        if not self.socket.connected:
+            raise ConnectionError("the websocket is closed")
+        # Framed here, not by simple-websocket: a push sent to every browser of a table is
+        # encoded and framed once (text_frame's cache), and sendall never writes half a frame.
+        raw.sendall(item if isinstance(item, bytes) else text_frame(item))
 
     def _idle_socket(self, size: int) -> bool:
         """Whether a write of `size` bytes surely goes out without waiting: nothing unsent."""
