@@ -1,0 +1,148 @@
+"""Refused and repeated moves in a real Chromium: what a player sees, moves made only by clicking.
+
+To make a page miss a push, its websocket is routed through Playwright, which holds back the
+table's pushes to it for a moment; elsewhere the frames a page sends and receives are watched.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+from .players import Player, Stats
+from .test_browser import BLOCK_SEED, seeded, sit_down
+
+pytestmark = pytest.mark.browser
+
+
+class HeldPushes:
+    """A page's websocket routed through Playwright, so the table's pushes to it can be held back.
+
+    Set up before the page opens its websocket; what the page sends goes straight through.
+    """
+
+    def __init__(self, page: Page):
+        self.holding = False  # while True, pushes of the table wait in `held`
+        self.held: list[str] = []
+        page.route_web_socket(re.compile(r"/t/[\w-]+/ws$"), self._connect)
+
+    def _connect(self, page_side: WebSocketRoute) -> None:
+        self.page_side = page_side
+        page_side.connect_to_server().on_message(self._from_server)
+
+    def _from_server(self, message: str) -> None:
+        if self.holding and 'id="table"' in message:
+            self.held.append(message)
+        else:
+            self.page_side.send(message)
+
+    def release(self) -> None:
+        """Deliver the held pushes, in order, and stop holding."""
+        self.holding = False
+        for message in self.held:
+            self.page_side.send(message)
+        self.held.clear()
+
+
+def watching(open_page, frames: dict):
+    """open_page, keeping every websocket frame each page sends and receives (frames[page])."""
+    def open_(phone: bool = False) -> Page:
+        page = open_page(phone=phone)
+        sent, received = [], []
+        frames[page] = {"sent": sent, "received": received}
+
+        def watch(ws) -> None:
+            ws.on("framesent", lambda payload: sent.append(payload))
+            ws.on("framereceived", lambda payload: received.append(payload))
+
+        page.on("websocket", watch)
+        return page
+    return open_
+
+
+def server_version(server, page: Page) -> int:
+    """The version of the table the page shows, as the server holds it."""
+    return server.app.extensions["fichas"].tables.get(page.url.rsplit("/", 1)[-1]).version
+
+
+def test_a_move_clicked_on_a_page_that_missed_a_push_is_refused_readably_then_the_page_catches_up(
+        open_page, make_server):
+    """A tile clicked on a tab that missed the last push is refused with a message; the tab then catches up.
+
+    Two tabs of the seat whose turn it is (one browser, so one seat cookie): the pushes to the
+    second tab are held back while the first tab places a tile. Holding a page's pushes while
+    *another* player moves leaves nothing to click: that stale page shows the other's turn.
+    """
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6
+    ana, bea = sit_down(open_page, server, 2, variant="block", phones=())
+    version = bea.version()
+    second_tab = Player(bea.page.context.new_page(), bea.name, bea.seat)
+    pushes = HeldPushes(second_tab.page)
+    second_tab.page.goto(bea.page.url)
+    second_tab.wait_connected()
+
+    pushes.holding = True
+    bea.move(Stats())  # the first tab places Bea's tile
+    ana.wait_version(version + 1)
+    line = ana.line()
+    second_tab.move(Stats())  # the tile still glows on the second tab: click it there
+    expect(second_tab.page.locator("#flash").get_by_role("alert")).to_contain_text(
+        "The table changed just before your move arrived")
+    assert second_tab.version() == version  # it still shows the table before the move
+    assert server_version(server, ana.page) == version + 1  # the click changed nothing
+    assert ana.line() == line and len(ana.log()) == 1
+
+    pushes.release()
+    second_tab.wait_version(version + 1)
+    assert second_tab.line() == line
+    expect(second_tab.page.locator("#me .prompt")).to_contain_text("Waiting for your turn")
+    expect(second_tab.page.locator("#me .tile-btn.fits")).to_have_count(0)
+
+
+def test_a_quick_double_click_on_a_tile_places_it_once_and_shows_no_error(open_page, make_server):
+    """A double click on a glowing tile sends the move twice, places it once and shows no error."""
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6
+    frames = {}  # watched, not routed: a routed socket opens late and wipes the name typed to join
+    players = sit_down(watching(open_page, frames), server, 2, variant="block", phones=())
+    ana, bea = players
+    version = bea.version()
+    tile = bea.page.locator("#me button.tile-btn.fits")
+    expect(tile).to_have_count(1)
+
+    tile.dblclick()
+    for player in players:
+        player.wait_version(version + 1)
+        assert player.version() == version + 1
+        assert player.line() == ["6-6"]
+    assert server_version(server, bea.page) == version + 1
+    expect(bea.page.locator("#flash")).to_be_empty()
+    sent = [json.loads(m) for m in frames[bea.page]["sent"]]
+    sent = [(m["action"], m["tile"], m["version"]) for m in sent]
+    assert sent == [("play", "6-6", str(version))] * 2, "the double click did not send the move twice"
+
+    ana.move(Stats())  # the game goes on: the next move is the next version, by the next player
+    for player in players:
+        player.wait_version(version + 2)
+    assert server_version(server, bea.page) == version + 2
+    assert [entry.split()[0] for entry in ana.log()] == ["Ana", "Bea"]
+    refusals = [m for m in frames[bea.page]["received"] if "flash-error" in m]
+    assert not refusals, f"Bea's page was sent a refusal: {refusals}"
+
+
+def test_a_name_being_typed_survives_someone_else_taking_a_seat(open_page, make_server):
+    """Another guest joining redraws the join form ("Take seat 3"); the name being typed stays."""
+    server = make_server()
+    ana = Player(open_page(), "Ana")
+    link = ana.create(server.url, variant="block", seats=3)
+    carl_page = open_page(link)
+    carl_page.locator("#me form.join input[name=name]").fill("Carl")
+    Player(open_page(), "Bea").join(link)
+    take = carl_page.get_by_role("button", name="Take seat 3")
+    expect(take).to_be_visible()  # the push reached Carl's page and redrew the form
+    expect(carl_page.locator("#me form.join input[name=name]")).to_have_value("Carl")
+    take.click()
+    expect(carl_page.locator("main.play")).to_have_attribute("data-you", "2")
+    expect(carl_page.locator("article.seat[data-seat='2'] h3")).to_contain_text("Carl")
