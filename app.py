@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import hmac
 import json
+import logging
 import os
 import secrets
 import threading
@@ -40,8 +41,10 @@ from game.table import NAME_MAX, Table, Tables, Timing, clean_name
 from game.variants import VARIANTS
 from game.views import player_panel, spectator_view
 
+log = logging.getLogger(__name__)
 SEAT_COOKIE = "fichas_seat"
 CSRF_COOKIE = "fichas_csrf"
+SERVER_ERROR = "Something went wrong on our side; nothing was changed. Try again."
 ACTIONS = ("play", "pass", "draw", "next_round")  # what a page may send over its websocket
 STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409}
 VARIANT_CHOICES = [("partnership", "Partnership — 4 players in two teams"),
@@ -337,8 +340,7 @@ def register_routes(app: Flask, sock: Sock) -> None:
     @app.errorhandler(413)
     @app.errorhandler(500)
     def http_error(error):
-        message = {413: "That request is too large.",
-                   500: "Something went wrong on our side; nothing was changed. Try again."}.get(
+        message = {413: "That request is too large.", 500: SERVER_ERROR}.get(
             error.code, error.description)
         if request.headers.get("HX-Request"):
             return render_template("_flash.html", message=message), error.code
@@ -456,24 +458,27 @@ def websocket_action(tables: Tables, table: Table, seat: int | None, message,
     """Do the move a page sent over its websocket (htmx's ws-send JSON).
 
     Returns the refusal to show (or None) and the version this page last moved on. A second
-    message on that same version is a double click, already done: it is dropped quietly.
+    message on that same version is a double click, already done: it only clears #flash.
     Untrusted like any POST, but needs no CSRF token: the handshake checked the Origin.
     """
     try:
         data = json.loads(message)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):  # RecursionError: a deeply nested message
         data = None
     if not isinstance(data, dict) or data.get("action") not in ACTIONS:
         return flash_alone("That message is not a move Fichas knows."), moved_at
     tile, end, version = data.get("tile"), data.get("end"), data.get("version")
-    if not isinstance(tile, str | None) or not isinstance(end, str | None):
-        return flash_alone("A tile and an end are written as text."), moved_at
+    if not all(isinstance(value, str | None) for value in (tile, end, version)):
+        return flash_alone("A move's tile, end and version are written as text."), moved_at
     if moved_at is not None and version == moved_at:
-        return None, moved_at
+        return flash_alone(""), moved_at  # answered all the same: the page waits for an answer
     try:
         tables.act(table, seat, data["action"], version, tile=tile, end=end)
     except GameError as error:
         return flash_alone(str(error)), moved_at
+    except Exception:  # a bug or the disk: the table was put back; say so, keep the socket
+        log.exception("move on table %s failed", table.id)
+        return flash_alone(SERVER_ERROR), moved_at
     return None, version
 
 

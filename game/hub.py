@@ -10,6 +10,7 @@ import socket as sockets
 import struct
 import termios
 import threading
+import time
 from collections import deque
 from functools import lru_cache
 
@@ -55,28 +56,41 @@ class Connection:
         # The writer sleeps on this: set by `send`, and (when it is the websocket's own event)
         # by the socket closing, so a closed page is noticed at once.
         self._wake = wake or threading.Event()
+        self._ping_queued_at: float | None = None  # the last ping, queued then written (monotonic)
+        self._ping_written_at: float | None = None
 
     def send(self, data: str) -> bool:
         """Queue one message; False (and dead from then on) if the browser is gone or too far behind."""
         return self._put(data)
 
-    def ping(self) -> bool:
-        """Ping the browser; if it has not answered the previous ping, cut it off instead (S4).
+    def ping(self, interval: float, now: float | None = None) -> bool:
+        """Ping the browser, or cut it off if it left the last ping unanswered (S4: within two intervals).
 
-        One Pinger for every socket instead of simple-websocket's own, which woke each
-        socket's reader with a fresh selector at every interval.
+        A ping written late, behind queued pushes, gets at least half an interval for its
+        answer (one stuck in the queue is judged by half the time since it was queued).
+        One Pinger for every socket replaces simple-websocket's own, which woke each socket's
+        reader with a fresh selector at every interval.
         """
-        if not getattr(self.socket, "pong_received", True):
+        if not hasattr(self.socket, "pong_received"):  # not a websocket (the tests' stand-ins)
+            return True
+        now = time.monotonic() if now is None else now
+        if self._ping_queued_at is not None and not self.socket.pong_received:
+            written = self._ping_written_at
+            waited = now - written if written is not None else (now - self._ping_queued_at) / 2
+            if waited < interval / 2:  # written late, behind a backlog: its answer may be on its way
+                return True
             self.close()
             return False
         self.socket.pong_received = False  # simple-websocket's reader sets it when the pong comes
+        self._ping_queued_at, self._ping_written_at = now, None
         return self._put(PING)
 
     def _put(self, item: str | bytes) -> bool:
         with self._lock:
             if not self.alive:
                 return False
-            if not self._queue and not self._writing and self._idle_socket(len(item)):
+            size = len(item) if isinstance(item, bytes) else len(text_frame(item))  # bytes, not characters
+            if not self._queue and not self._writing and self._idle_socket(size):
                 try:
                     self._write(item)
                 except Exception:  # the browser has gone; its handler cleans up
@@ -94,12 +108,14 @@ class Connection:
         raw = getattr(self.socket, "sock", None)
         if raw is None:  # not a simple-websocket (the tests' stand-ins): its own send
             self.socket.send(item)
-            return
-        if not self.socket.connected:
+        elif not self.socket.connected:
             raise ConnectionError("the websocket is closed")
-        # Framed here, not by simple-websocket: a push sent to every browser of a table is
-        # encoded and framed once (text_frame's cache), and sendall never writes half a frame.
-        raw.sendall(item if isinstance(item, bytes) else text_frame(item))
+        else:
+            # Framed here, not by simple-websocket: a push sent to every browser of a table is
+            # encoded and framed once (text_frame's cache), and sendall never writes half a frame.
+            raw.sendall(item if isinstance(item, bytes) else text_frame(item))
+        if item is PING:
+            self._ping_written_at = time.monotonic()
 
     def _idle_socket(self, size: int) -> bool:
         """Whether a write of `size` bytes surely goes out without waiting: nothing unsent."""
@@ -231,7 +247,7 @@ class Pinger:
             for start in range(0, batches * PING_BATCH, PING_BATCH):
                 for connection in connections[start:start + PING_BATCH]:
                     try:
-                        connection.ping()
+                        connection.ping(self.interval)
                     except Exception:  # one odd socket must not stop the pings of all
                         log.exception("pinging a websocket failed")
                 if self._stopped.wait(self.interval / batches):

@@ -14,8 +14,29 @@
   document.addEventListener("DOMContentLoaded", function () { arm(document); });
   document.addEventListener("htmx:load", function (e) { arm(e.detail.elt); });
   document.addEventListener("htmx:wsAfterMessage", function () { arm(document); });
-  document.addEventListener("htmx:wsClose", function () { var c = document.getElementById("connection"); if (c) c.hidden = false; });
-  document.addEventListener("htmx:wsOpen", function () { var c = document.getElementById("connection"); if (c) c.hidden = true; });
+  // Every move sent is answered at once (a push, or a message in #flash). No answer within a few
+  // seconds means a dead connection the browser still thinks open (a phone that changed
+  // networks): reconnect, which brings the table afresh.
+  var unanswered = null;
+  document.addEventListener("htmx:wsAfterSend", function (e) {
+    var socket = e.detail.socketWrapper;
+    clearTimeout(unanswered);
+    unanswered = setTimeout(function () {
+      var c = document.getElementById("connection"); if (c) c.hidden = false;
+      socket.reconnect();
+    }, 4000);
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () { clearTimeout(unanswered); });
+  // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
+  var current = null;
+  document.addEventListener("htmx:wsClose", function (e) {
+    var c = document.getElementById("connection");
+    if (c && e.detail.event.target === current) c.hidden = false;
+  });
+  document.addEventListener("htmx:wsOpen", function (e) {
+    current = e.detail.event.target;
+    var c = document.getElementById("connection"); if (c) c.hidden = true;
+  });
   document.addEventListener("click", function (e) {
     var button = e.target.closest("[data-copy]");
     if (!button) return;

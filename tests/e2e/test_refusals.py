@@ -146,3 +146,49 @@ def test_a_name_being_typed_survives_someone_else_taking_a_seat(open_page, make_
     take.click()
     expect(carl_page.locator("main.play")).to_have_attribute("data-you", "2")
     expect(carl_page.locator("article.seat[data-seat='2'] h3")).to_contain_text("Carl")
+
+
+class DeadLine:
+    """A page's websocket routed through Playwright whose connection can go silent both ways, as
+    a phone's does when it changes networks: the browser still thinks it is open."""
+
+    def __init__(self, page: Page):
+        self.connections = 0
+        self.dead: set[int] = set()  # numbers of the connections gone silent
+        page.route_web_socket(re.compile(r"/t/[\w-]+/ws$"), self._connect)
+
+    def cut(self) -> None:
+        """Silence the current connection (later ones work)."""
+        self.dead.add(self.connections)
+
+    def _connect(self, page_side: WebSocketRoute) -> None:
+        self.connections += 1
+        number, server_side = self.connections, page_side.connect_to_server()
+        page_side.on_message(lambda message: number in self.dead or server_side.send(message))
+        server_side.on_message(lambda message: number in self.dead or page_side.send(message))
+
+
+def test_a_move_into_a_dead_connection_reconnects_and_the_move_can_be_made_again(open_page, make_server):
+    """No answer to a move within seconds: the page reconnects by itself and the tile works again."""
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6
+    ana, bea = sit_down(open_page, server, 2, variant="block", phones=())
+    version = bea.version()
+    line = DeadLine(bea.page)
+    bea.page.reload()  # its websocket now goes through the route
+    bea.wait_connected()
+    assert line.connections == 1
+
+    line.cut()
+    bea.page.locator("#me button.tile-btn.fits").click()  # lost on the way
+    for _ in range(100):  # the page gives the move 4 s for an answer, then reconnects
+        if line.connections == 2:
+            break
+        bea.page.wait_for_timeout(100)
+    assert line.connections == 2, "the page did not reconnect"
+    assert server_version(server, ana.page) == version  # the lost move changed nothing
+    expect(bea.page.locator("#connection")).to_be_hidden()
+
+    bea.page.locator("#me button.tile-btn.fits").click()
+    for player in (ana, bea):
+        player.wait_version(version + 1)
+        assert player.line() == ["6-6"]

@@ -7,6 +7,7 @@ nothing (no new version, nothing stored, nothing pushed to the others).
 import html
 import json
 import re
+import sqlite3
 import time
 
 import pytest
@@ -156,7 +157,7 @@ def test_a_bad_move_is_refused_to_its_sender_alone_and_changes_nothing(server, c
             assert len(other.messages) == seen[seat], f"seat {seat} was told about a refused move"
 
 
-@pytest.mark.parametrize("raw", ["hello", "[1, 2]", "null", "42", '"play"', "{"])
+@pytest.mark.parametrize("raw", ["hello", "[1, 2]", "null", "42", '"play"', "{", "[" * 2000 + "]" * 2000])
 def test_a_message_that_is_not_a_move_is_refused(server, raw):
     players, table = seated(server)
     player, version = players[table.match.round.turn], table.version
@@ -216,7 +217,39 @@ def test_a_double_click_plays_once_and_shows_no_error(server):
     player.wait_version(version + 1)
     time.sleep(0.3)
     assert table.version == version + 1 and len(table.match.round.line) == 1
-    assert not any(m.startswith('<div id="flash"') for m in player.messages[since:])
+    answers = [m for m in player.messages[since:] if m.startswith('<div id="flash"')]
+    assert answers and not any("flash-error" in m for m in answers)  # answered, with no error
     # A real mistake after it is still explained.
     player.send_move({"action": "pass", "version": str(version + 1)})
     assert flash_text(refusal(player, since))
+
+
+@pytest.mark.parametrize("version", ["Infinity", "1e999", "12", "[1]", "{}", "true"])
+def test_a_version_that_is_not_text_is_refused(server, version):
+    players, table = seated(server)
+    player, before = players[table.match.round.turn], table.version
+    since = len(player.messages)
+    player.socket.send('{"action": "pass", "version": ' + version + "}")
+    assert "written as text" in flash_text(refusal(player, since))
+    assert table.version == before
+
+
+def test_a_failure_on_our_side_is_explained_and_the_page_can_go_on(server, monkeypatch):
+    players, table = seated(server)
+    rnd, version = table.match.round, table.version
+    player = players[rnd.turn]
+    store = server.app.extensions["fichas"].tables.store
+    real_commit = store.commit
+
+    def failing_commit(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store, "commit", failing_commit)
+    move = {"action": "play", "tile": opening(rnd), "end": "", "version": str(version)}
+    since = len(player.messages)
+    player.send_move(move)
+    assert "went wrong on our side" in flash_text(refusal(player, since))
+    assert table.version == version and table.match.round.line == []  # as stored: nothing happened
+    monkeypatch.setattr(store, "commit", real_commit)
+    player.send_move(move)
+    player.wait_version(version + 1)  # the same socket still works

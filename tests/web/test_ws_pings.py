@@ -7,12 +7,14 @@ from urllib.parse import urlsplit
 import pytest
 from webtools import cookie_header, table_id, wait_until
 
-PING = 0.3  # seconds between pings in these tests
+from game.hub import PING, Connection
+
+INTERVAL = 0.3  # seconds between pings in these tests
 
 
 @pytest.fixture
 def server(make_server):
-    return make_server(START_CLOCK=False, PING_SECONDS=PING)
+    return make_server(START_CLOCK=False, PING_SECONDS=INTERVAL)
 
 
 def seated_pair(server):
@@ -42,8 +44,8 @@ def test_a_browser_that_stops_answering_pings_is_disconnected(server):
     try:
         wait_until(lambda: table.connected(1), timeout=2)
         started = time.monotonic()
-        wait_until(lambda: not table.connected(1), timeout=10 * PING)
-        assert time.monotonic() - started <= 3 * PING  # two intervals, and a little slack
+        wait_until(lambda: not table.connected(1), timeout=10 * INTERVAL)
+        assert time.monotonic() - started <= 3 * INTERVAL  # two intervals, and a little slack
         host.wait_for(lambda m: "disconnected" in m)  # everyone sees it (S4)
     finally:
         sock.close()
@@ -54,6 +56,47 @@ def test_a_browser_that_answers_pings_stays_connected(server):
     host.connect()
     guest.connect()
     wait_until(lambda: table.connected(0) and table.connected(1))
-    time.sleep(8 * PING)
+    time.sleep(8 * INTERVAL)
     assert table.connected(0) and table.connected(1)
     assert server.app.extensions["fichas"].hub.count() == 2
+
+
+class Answering:
+    """A websocket stand-in: what simple-websocket's reader sets when a pong comes, and a send."""
+
+    def __init__(self):
+        self.pong_received, self.sent = True, []
+
+    def send(self, data):
+        self.sent.append(data)
+
+
+def test_a_ping_answered_keeps_the_connection_and_one_unanswered_cuts_it():
+    socket = Answering()
+    connection = Connection(socket, 0)
+    start = time.monotonic()
+    assert connection.ping(5, now=start) and connection.flush(0) and socket.sent == [PING]
+    socket.pong_received = True  # the browser answered
+    assert connection.ping(5, now=start + 5) and connection.alive
+    connection.flush(0)
+    assert not connection.ping(5, now=time.monotonic() + 5)  # this one went unanswered
+    assert not connection.alive
+
+
+def test_a_ping_written_late_behind_a_backlog_gets_time_for_its_answer():
+    socket = Answering()
+    connection = Connection(socket, 0)
+    now = time.monotonic()
+    connection.ping(5, now=now - 4.9)  # queued 4.9 s ago, behind pushes ...
+    connection.flush(0)  # ... and written only now
+    assert connection.ping(5, now=now + 0.1) and connection.alive  # its pong may be on its way
+    assert socket.sent == [PING]  # and no second ping piles up behind it
+    assert not connection.ping(5, now=now + 5.1) and not connection.alive
+
+
+def test_a_ping_stuck_in_the_queue_cuts_the_connection_off_in_the_end():
+    connection = Connection(Answering(), 0)
+    now = time.monotonic()
+    connection.ping(5, now=now)  # never written: the writer is stuck
+    assert connection.ping(5, now=now + 4) and connection.alive
+    assert not connection.ping(5, now=now + 6) and not connection.alive
