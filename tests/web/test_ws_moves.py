@@ -13,9 +13,8 @@ import time
 import pytest
 import simple_websocket
 from conftest import version_of
-from webtools import db_rows, flash_text, hand_texts, line_of, table_id, turn_seat, wait_until
+from webtools import db_rows, flash_text, hand_texts, line_of, seat_up, table_id, turn_seat, wait_until
 
-NAMES = ("Ana", "Bea", "Carl", "Dan")
 FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="[^"]+" ws-send '
                          r"hx-vals='([^']*)'")
 
@@ -28,13 +27,7 @@ def server(make_server):
 
 def seated(server, variant="partnership", seats=4):
     """A full table whose players all have their websocket open at the current version."""
-    host = server.player()
-    url = host.create(NAMES[0], variant, seats)
-    players = [host]
-    for name in NAMES[1:seats]:
-        guest = server.player()
-        guest.join(url, name)
-        players.append(guest)
+    url, players = seat_up(server, variant, seats)
     table = server.app.extensions["fichas"].tables.get(table_id(url))
     for player in players:
         player.connect()

@@ -11,6 +11,7 @@ from webtools import (
     line_of,
     screen,
     seat_panels,
+    seat_up,
     table_id,
     turn_seat,
     twin,
@@ -30,18 +31,6 @@ def server(make_server):
     delay (browsers do not have this problem).
     """
     return make_server(START_CLOCK=False, PING_SECONDS=1)
-
-
-def seat_up(server, variant="partnership", seats=4, names=NAMES):
-    """Create and fill a table over HTTP; returns (url, players by seat)."""
-    host = server.player()
-    url = host.create(names[0], variant, seats)
-    players = [host]
-    for name in names[1:seats]:
-        guest = server.player()
-        guest.join(url, name)
-        players.append(guest)
-    return url, players
 
 
 def live(server, url):

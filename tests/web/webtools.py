@@ -246,6 +246,18 @@ def handshake_status(base_url: str, path: str, headers: dict[str, str]) -> int:
     return handshake(base_url, path, headers)[0]
 
 
+def seat_up(server, variant="partnership", seats=4, names=("Ana", "Bea", "Carl", "Dan")):
+    """Create and fill a table over HTTP; returns (url, players by seat)."""
+    host = server.player()
+    url = host.create(names[0], variant, seats)
+    players = [host]
+    for name in names[1:seats]:
+        guest = server.player()
+        guest.join(url, name)
+        players.append(guest)
+    return url, players
+
+
 def wait_until(predicate, timeout: float = 5.0) -> None:
     """Poll a condition the server reaches asynchronously (a socket closing), for a bounded time."""
     deadline = time.monotonic() + timeout
