@@ -40,6 +40,7 @@ from game.store import Store
 from game.table import NAME_MAX, Table, Tables, Timing, clean_name
 from game.variants import VARIANTS
 from game.views import player_panel, spectator_view
+from web.assets import init_assets
 
 log = logging.getLogger(__name__)
 SEAT_COOKIE = "fichas_seat"
@@ -73,9 +74,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.update(MAX_CONTENT_LENGTH=16 * 1024, START_CLOCK=True)
     app.config.update(env_config())
     app.config.update(test_config or {})
-    if "DATABASE" not in app.config:
-        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-        app.config["DATABASE"] = str(Path(app.instance_path) / "fichas.sqlite3")
+    app.config.setdefault("DATABASE", str(Path(app.instance_path) / "fichas.sqlite3"))
+    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)  # a first start needs no mkdir
     # Moves are small. Pings come from one Pinger for all sockets, not from each socket's reader.
     app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": None, "max_message_size": 4096}
     timing = Timing(turn=app.config["TURN_SECONDS"], offline=app.config["OFFLINE_SECONDS"],
@@ -95,6 +95,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             threading.Thread(target=short_gc_pauses, args=(app.config["GC_SECONDS"],), daemon=True,
                              name="fichas-gc").start()
     app.jinja_env.globals.update(domino=domino, domino_of=domino_of, line_of=line_of)
+    init_assets(app)
     register_routes(app, Sock(app))
     return app
 
@@ -351,6 +352,10 @@ def register_routes(app: Flask, sock: Sock) -> None:
         return render_template("home.html", form={"variant": "partnership", "seats": 4,
                                                   "target": DEFAULT_TARGET}, errors={}, **choices())
 
+    @app.get("/rules")
+    def rules():
+        return render_template("rules.html")
+
     @app.post("/tables")
     def create_table():
         form, errors = read_create_form()
@@ -488,7 +493,7 @@ def flash_alone(message: str) -> str:
 
 
 def choices() -> dict:
-    """The host's options for the create form (RULES §4)."""
+    """The host's options for the create form (rules T11, S1)."""
     return {"variants": VARIANT_CHOICES, "targets": TARGETS, "name_max": NAME_MAX}
 
 
@@ -518,5 +523,6 @@ def read_create_form() -> tuple[dict, dict]:
 
 
 if __name__ == "__main__":
-    create_app().run(host=os.environ.get("FICHAS_HOST", "127.0.0.1"),
-                     port=int(os.environ.get("FICHAS_PORT", "8000")), threaded=True)
+    from web.serve import main
+
+    main()

@@ -428,7 +428,7 @@ def clean_name(name) -> str:
 
 
 def check_settings(variant: str, seats: int, target: int) -> None:
-    """The host's choices (RULES §4), or BadInput."""
+    """The host's choices (the rules page, T11), or BadInput."""
     get_variant(variant).check_seats(seats)
     if target not in TARGETS:
         raise BadInput("The target is 50 to 500 points, in steps of 50.")

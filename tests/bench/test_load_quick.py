@@ -10,10 +10,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("aiohttp", reason="the load generator needs the bench extra: pip install -e '.[bench]'")
-
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from game.errors import GameError
@@ -87,7 +89,9 @@ def test_s3_automatic_play_is_the_first_fitting_tile_left_then_right(tables, clo
             assert (event["tile"], event["end"]) == (expected[0].text, expected[1])
 
 
-def test_s3_draw_variant_draws_then_plays_when_time_runs_out(tables, clock):
+def test_s3_draw_variant_draws_then_plays_when_time_runs_out(db, clock):
+    store = Store(db)
+    tables = Tables(store, TIMING, now=clock, rng=random.Random(7))  # a deal in which a turn must draw
     table = full_table(tables, "draw", 2)
     connect_all(tables, table)
     drew = False
@@ -106,6 +110,7 @@ def test_s3_draw_variant_draws_then_plays_when_time_runs_out(tables, clock):
             assert new[0]["action"] == "draw"
             assert new[-1]["action"] in ("play", "pass")
             assert all(e["action"] == "draw" for e in new[:-1])
+    store.close()
     assert drew, "no turn needed a draw in 40 automatic turns"
 
 

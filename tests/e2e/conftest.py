@@ -36,7 +36,7 @@ def unavailable(reason: str):
 
 
 def launch_chromium(playwright):
-    """Debian's Chromium with the project's flags (see DESIGN.md, Testing)."""
+    """Debian's Chromium with the flags a container needs (no sandbox, no background networking)."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 
 

@@ -1,0 +1,107 @@
+"""What a browser downloads: compressed pages and assets, content-hashed URLs cached for good, a budget."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from conftest import open_table
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ACCEPTS = "gzip, deflate, br, zstd"  # what Chromium sends
+ASSET = re.compile(r'<(?:link|script)\b[^>]*?(?:href|src)="(/static/[^"]+)"')
+PAGE_BUDGET = 30_000  # bytes for a cold table page: HTML, CSS, JS and icon, compressed
+
+
+def assets_of(html: str) -> list[str]:
+    """The stylesheet, scripts and icon a page makes the browser fetch."""
+    return ASSET.findall(html)
+
+
+def test_a_table_page_and_its_css_and_js_are_gzipped_when_asked(app):
+    url, players = open_table(app)
+    page = players[0].get(url, headers={"Accept-Encoding": "gzip"})
+    assert page.status_code == 200 and page.headers["Content-Encoding"] == "gzip"
+    html = players[0].get(url).get_data(as_text=True)  # the test client sends no Accept-Encoding
+    kinds = set()
+    for asset in assets_of(html):
+        response = players[0].get(asset, headers={"Accept-Encoding": "gzip"})
+        assert response.status_code == 200
+        if asset.split("?")[0].endswith((".css", ".js")):
+            kinds.add(asset.split("?")[0].rsplit(".", 1)[1])
+            assert response.headers["Content-Encoding"] == "gzip", asset
+    assert kinds == {"css", "js"}
+
+
+def test_without_accept_encoding_nothing_is_compressed(app):
+    url, players = open_table(app)
+    response = players[0].get(url)
+    assert "Content-Encoding" not in response.headers and b"data-version" in response.data
+
+
+def test_brotli_is_preferred_where_the_browser_offers_it(app):
+    url, players = open_table(app)
+    response = players[0].get(url, headers={"Accept-Encoding": CHROMIUM_ACCEPTS})
+    assert response.headers["Content-Encoding"] == "br"
+
+
+def test_hashed_static_urls_are_cached_for_a_year_and_others_are_not(app):
+    url, players = open_table(app)
+    css = next(a for a in assets_of(players[0].get(url).get_data(as_text=True)) if ".css" in a)
+    assert re.search(r"\?v=[0-9a-f]{12}$", css)
+    assert "immutable" in players[0].get(css).headers["Cache-Control"]
+    unhashed = players[0].get(css.split("?")[0]).headers.get("Cache-Control", "")
+    assert "immutable" not in unhashed and "max-age=31536000" not in unhashed
+    stale = players[0].get(css.split("?")[0] + "?v=000000000000").headers.get("Cache-Control", "")
+    assert "immutable" not in stale
+
+
+def test_a_static_url_changes_when_the_file_changes(app, tmp_path):
+    static = tmp_path / "static"
+    shutil.copytree(ROOT / "static", static)
+    app.static_folder = str(static)
+    client = app.test_client()
+    before = assets_of(client.get("/").get_data(as_text=True))
+    with (static / "fichas.css").open("a") as css:
+        css.write("\n/* changed */\n")
+    after = assets_of(client.get("/").get_data(as_text=True))
+    changed = [(b, a) for b, a in zip(before, after, strict=True) if b != a]
+    assert len(changed) == 1 and "fichas.css" in changed[0][1]
+    assert client.get(changed[0][1]).get_data(as_text=True).endswith("/* changed */\n")
+
+
+def test_favicon_is_a_small_domino(app):
+    response = app.test_client().get("/favicon.ico")
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    assert b"<svg" in response.data and len(response.data) < 2000
+    assert 'rel="icon"' in app.test_client().get("/").get_data(as_text=True)
+
+
+def test_a_cold_table_page_transfers_at_most_30_kb(app):
+    """A player's page mid-round, as Chromium fetches it cold: the page, then every asset it names."""
+    url, players = open_table(app)
+    browser = players[0]
+    page = browser.get(url, headers={"Accept-Encoding": CHROMIUM_ACCEPTS})
+    html = browser.get(url).get_data(as_text=True)
+    assert 'id="hand"' in html  # a seated player's page in a round: the largest page there is
+    sizes = {url: len(page.data)}
+    for asset in assets_of(html):
+        sizes[asset] = len(browser.get(asset, headers={"Accept-Encoding": CHROMIUM_ACCEPTS}).data)
+    assert len(sizes) >= 5  # the page, the stylesheet, htmx, its websocket extension, our script
+    assert sum(sizes.values()) <= PAGE_BUDGET, sizes
+
+
+def test_no_tracked_file_refers_to_documents_outside_the_repository():
+    # Written in pieces so that this file does not match itself.
+    outside = ["../" + "shared", "DESIGN" + ".md", "RULES" + " §", "RULES" + ".md"]
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True)
+    found = []
+    for name in tracked.stdout.splitlines():
+        path = ROOT / name
+        if not path.is_file() or path.suffix in (".png", ".ico", ".sqlite3"):
+            continue
+        text = path.read_text(errors="replace")
+        found += [f"{name}: {word}" for word in outside if word in text]
+    assert not found

@@ -1,0 +1,1 @@
+"""Fichas' web layer: routes, the websocket and its hub, rendering, security and assets."""
