@@ -73,13 +73,14 @@ def post_worker_init(worker) -> None:
 def post_fork(server, worker) -> None:
     """Before the worker loads the app (no --preload): wrap the functions that do a move's work."""
     import app
-    from game.store import Store
-    from game.table import Tables
+    import web.socket
+    from live.store import Store
+    from live.tables import Tables
 
     Tables.act = timed("act", Tables.act)
     Store.commit = timed("commit", Store.commit)
     app.publish = timed("publish", app.publish)  # create_app's lambda looks the name up per call
-    app.render_partials = timed("render_partials", app.render_partials)
+    web.socket.render_partials = timed("render_partials", web.socket.render_partials)
     watch_gc()
 
 

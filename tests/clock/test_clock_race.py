@@ -5,8 +5,9 @@ from __future__ import annotations
 import threading
 
 from game.errors import GameError
-from game.store import Store
-from game.table import Tables, Timing
+from live.store import Store
+from live.tables import Tables
+from live.turnclock import Timing
 
 from .test_turn_clock import FakeClock, connect_all, full_table
 
@@ -24,7 +25,7 @@ def test_s3_player_and_clock_race_exactly_one_applies(tmp_path):
             connect_all(tables, table)
         seat, version = table.turn, table.version
         moves = table.match.round.playable(seat)
-        clock.now = table.due_at(TIMING)  # the deadline is reached just as the player acts
+        clock.now = table.due_at()  # the deadline is reached just as the player acts
         start = threading.Barrier(2)
         applied = {}
 

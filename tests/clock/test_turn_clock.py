@@ -7,8 +7,9 @@ import random
 import pytest
 
 from game.errors import GameError
-from game.store import Store
-from game.table import Tables, Timing
+from live.store import Store
+from live.tables import Tables
+from live.turnclock import Timing
 
 TIMING = Timing(turn=45, offline=5, pause=30, grace=15)
 START = 1_000_000.0
@@ -62,7 +63,7 @@ def test_s3_turn_runs_45_seconds_then_the_table_plays(tables, clock):
     table = full_table(tables)
     connect_all(tables, table)
     seat, version = table.turn, table.version
-    assert table.due_at(TIMING) == START + 45
+    assert table.due_at() == START + 45
     clock.advance(44.9)
     assert not tables.expire(table.id)
     assert table.version == version
@@ -122,7 +123,7 @@ def test_s4_disconnected_before_the_turn_gets_5_seconds(tables, clock):
     clock.advance(3)
     tables.act(table, table.turn, "play", table.version, *_first_move(table))
     assert table.turn == nxt
-    assert table.due_at(TIMING) == clock.now + 5
+    assert table.due_at() == clock.now + 5
 
 
 def test_s4_disconnect_during_the_turn_leaves_5_seconds(tables, clock):
@@ -130,7 +131,7 @@ def test_s4_disconnect_during_the_turn_leaves_5_seconds(tables, clock):
     connect_all(tables, table)
     clock.advance(10)
     tables.disconnect(table, table.turn)
-    assert table.due_at(TIMING) == START + 15
+    assert table.due_at() == START + 15
 
 
 def test_s4_late_disconnect_keeps_the_earlier_45_second_deadline(tables, clock):
@@ -138,7 +139,7 @@ def test_s4_late_disconnect_keeps_the_earlier_45_second_deadline(tables, clock):
     connect_all(tables, table)
     clock.advance(43)
     tables.disconnect(table, table.turn)
-    assert table.due_at(TIMING) == START + 45
+    assert table.due_at() == START + 45
 
 
 def test_s4_reconnecting_never_gives_time_back(tables, clock):
@@ -149,10 +150,10 @@ def test_s4_reconnecting_never_gives_time_back(tables, clock):
     tables.disconnect(table, seat)
     clock.advance(2)
     tables.connect(table, seat)
-    assert table.due_at(TIMING) == START + 15
+    assert table.due_at() == START + 15
     clock.advance(1)  # disconnect again: the later disconnection cannot move the deadline later
     tables.disconnect(table, seat)
-    assert table.due_at(TIMING) == START + 15
+    assert table.due_at() == START + 15
     clock.advance(1.9)
     assert not tables.expire(table.id)
     clock.advance(0.1)
@@ -167,7 +168,7 @@ def test_s4_only_the_last_socket_closing_disconnects(tables, clock):
     tables.connect(table, seat)  # a second tab
     clock.advance(10)
     tables.disconnect(table, seat)
-    assert table.connected(seat) and table.due_at(TIMING) == START + 45
+    assert table.connected(seat) and table.due_at() == START + 45
 
 
 def test_s4_shortened_deadline_is_stored(tables, clock, db):
@@ -180,26 +181,26 @@ def test_s4_shortened_deadline_is_stored(tables, clock, db):
 
 def test_s1_a_player_still_opening_the_page_is_not_disconnected(tables, clock):
     table = full_table(tables)  # nobody has opened a websocket yet
-    assert table.due_at(TIMING) == START + 45
+    assert table.due_at() == START + 45
 
 
 def test_t10_pause_of_30_seconds_then_the_next_round_starts_itself(tables, clock):
-    table = full_table(tables)
+    table = full_table(tables, target=500)  # a round scores at most 168: round one ends in a pause
     connect_all(tables, table)
     _finish_round(tables, table, clock)
     assert table.phase == "pause"
     ended = clock.now
-    assert table.due_at(TIMING) == ended + 30
+    assert table.due_at() == ended + 30
     clock.advance(29.9)
     assert not tables.expire(table.id)
     clock.advance(0.1)
     assert tables.expire(table.id)
     assert table.phase == "playing" and table.match.round.number == 2
-    assert table.due_at(TIMING) == clock.now + 45
+    assert table.due_at() == clock.now + 45
 
 
 def test_t10_host_starts_the_next_round_early(tables, clock):
-    table = full_table(tables)
+    table = full_table(tables, target=500)  # a round scores at most 168: round one ends in a pause
     connect_all(tables, table)
     _finish_round(tables, table, clock)
     clock.advance(3)
@@ -216,10 +217,10 @@ def test_restart_grace_lets_a_returning_player_keep_their_turn(db, clock):
     assert restarted.resume() == 1
     table = restarted.get(table.id)
     seat = table.turn
-    assert table.due_at(TIMING) == clock.now + 15  # nothing happens during the grace
+    assert table.due_at() == clock.now + 15  # nothing happens during the grace
     clock.advance(5)
     restarted.connect(table, seat)
-    assert table.due_at(TIMING) == START + 45  # their own deadline, as stored
+    assert table.due_at() == START + 45  # their own deadline, as stored
     clock.advance(10)
     assert not restarted.expire(table.id)
     restarted.store.close()
@@ -248,9 +249,9 @@ def test_the_match_end_stops_the_clock(tables, clock):
     for _ in range(2000):
         if table.phase == "over":
             break
-        clock.advance(max(0.0, table.due_at(TIMING) - clock.now))
+        clock.advance(max(0.0, table.due_at() - clock.now))
         assert tables.expire(table.id)
-    assert table.phase == "over" and table.due_at(TIMING) is None
+    assert table.phase == "over" and table.due_at() is None
 
 
 def _first_move(table):
@@ -264,10 +265,11 @@ def _finish_round(tables, table, clock):
     while table.phase == "playing" and table.match.round.number == number:
         clock.advance(45)
         assert tables.expire(table.id)
+    assert table.phase == "pause", "the match ended with this round"
 
 
 def test_t10_anyone_may_start_the_next_round_while_the_host_is_away(tables, clock):
-    table = full_table(tables)
+    table = full_table(tables, target=500)  # a round scores at most 168: round one ends in a pause
     connect_all(tables, table)
     _finish_round(tables, table, clock)
     with pytest.raises(GameError, match="Only the host"):
@@ -286,12 +288,12 @@ def test_s4_a_real_disconnection_during_the_restart_grace_still_counts(db, clock
     table = restarted.get(table.id)
     seat = table.turn
     restarted.connect(table, seat)  # back within the grace: full time
-    assert table.due_at(TIMING) == START + 45
+    assert table.due_at() == START + 45
     clock.advance(2)
     restarted.disconnect(table, seat)  # a real disconnection, still within the grace
     clock.advance(1)
     restarted.connect(table, seat)  # coming back does not give the time back
-    assert table.due_at(TIMING) == START + 15  # not before the grace ends (15 s after start-up)
+    assert table.due_at() == START + 15  # not before the grace ends (15 s after start-up)
     restarted.store.close()
 
 

@@ -268,10 +268,10 @@ def test_s3_turn_clock_counts_down_without_a_reload(open_page, make_server):
         page.evaluate("window.fichasNoReload = true")
         clock = page.locator("article.seat.turn .clock")
         start = int(clock.inner_text())
-        assert 30 <= start <= 45  # a loaded CI machine may take a few seconds to seat both
-        page.wait_for_function(
+        assert 10 <= start <= 45  # a loaded machine may take many seconds to seat both and get here
+        page.wait_for_function(  # within the pages' default timeout (10 s)
             "start => Number(document.querySelector('article.seat.turn .clock').textContent) <= start - 2",
-            arg=start, timeout=5_000)
+            arg=start)
         assert page.evaluate("window.fichasNoReload") is True
     mine = players[players[0].turn()].page.locator("#me .prompt .clock")
     expect(mine).to_have_text(re.compile(r"^\d+$"))

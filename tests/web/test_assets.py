@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from conftest import open_table
+from helpers import open_table
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ACCEPTS = "gzip, deflate, br, zstd"  # what Chromium sends

@@ -3,9 +3,9 @@
 import re
 
 import pytest
-from webtools import db_rows, flash_text, page, seat_panels, table_count, table_id, you_of
 
-from app import CSRF_COOKIE, SEAT_COOKIE
+from helpers.pages import db_rows, flash_text, page, seat_panels, table_count, table_id, you_of
+from web.security import CSRF_COOKIE, SEAT_COOKIE
 
 GOOD = {"name": "Ana", "variant": "block", "seats": "3", "target": "100"}
 # Each field's control, then the control after it: a field's message must sit between them.

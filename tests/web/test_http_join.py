@@ -4,8 +4,9 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import Browser, open_table, version_of
-from webtools import (
+
+from helpers import Browser, open_table, version_of
+from helpers.pages import (
     db_rows,
     flash_text,
     hand_of,
@@ -21,8 +22,7 @@ from webtools import (
     turn_seat,
     you_of,
 )
-
-from app import SEAT_COOKIE
+from web.security import SEAT_COOKIE
 
 NAMES = ("Ana", "Bea", "Carl", "Dan")
 

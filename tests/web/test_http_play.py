@@ -4,8 +4,9 @@ import random
 import re
 
 import pytest
-from conftest import Browser, open_table, version_of
-from webtools import (
+
+from helpers import Browser, open_table, version_of
+from helpers.pages import (
     flash_text,
     hand_of,
     hand_texts,

@@ -3,10 +3,9 @@
 import json
 import random
 
-from conftest import Browser, open_table
-from webtools import live_table, play_until, playing, round_over, tiles_in
-
 from game.record import load_match
+from helpers import Browser, open_table
+from helpers.pages import live_table, play_until, playing, round_over, tiles_in
 
 NAMES = ("Ana", "Bea", "Carl", "Dan")
 

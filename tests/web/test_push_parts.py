@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import open_table
-
-from game.hub import Connection
+from helpers import open_table
+from web.hub import Connection
 
 
 class Inbox:

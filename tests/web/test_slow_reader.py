@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 import threading
 
-from conftest import open_table
-from webtools import play_until
-
-from game.hub import MAX_QUEUED, Connection
+from helpers import open_table
+from helpers.pages import play_until
+from web.hub import MAX_QUEUED, Connection
 
 
 class StuckSocket:

@@ -6,8 +6,9 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from conftest import open_table, version_of
-from webtools import (
+
+from helpers import open_table, version_of
+from helpers.pages import (
     db_rows,
     hand_of,
     line_of,

@@ -4,7 +4,7 @@ import pytest
 from wsproto.connection import Connection, ConnectionType
 from wsproto.events import TextMessage
 
-from game.hub import text_frame
+from web.hub import text_frame
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])

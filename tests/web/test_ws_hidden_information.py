@@ -16,8 +16,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import version_of
-from webtools import (
+
+from helpers import version_of
+from helpers.pages import (
     fold,
     hand_of,
     hand_texts,

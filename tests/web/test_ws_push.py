@@ -2,8 +2,9 @@
 
 import pytest
 import simple_websocket
-from conftest import VERSION, version_of
-from webtools import (
+
+from helpers import VERSION, version_of
+from helpers.pages import (
     cookie_header,
     hand_of,
     hand_texts,

@@ -15,9 +15,8 @@ import time
 from contextlib import closing
 from urllib.parse import urlsplit
 
-from conftest import VERSION, Browser, version_of
-
-from app import CSRF_COOKIE, SEAT_COOKIE
+from helpers import VERSION, Browser, version_of
+from web.security import CSRF_COOKIE, SEAT_COOKIE
 
 # Any "a-b" that reads as a tile: not inside a word or a token (ids and CSRF tokens use - too).
 TILE_TEXT = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import array
-import fcntl
 import logging
 import math
 import socket as sockets
 import struct
-import termios
 import threading
 import time
 from collections import deque
 from functools import lru_cache
+
+try:  # Unix: ask the kernel how much of a socket's output is still unsent
+    import fcntl
+    import termios
+except ImportError:  # elsewhere every push is queued for the socket's own handler to write
+    fcntl = termios = None
 
 log = logging.getLogger(__name__)
 MAX_QUEUED = 64  # messages a browser may fall behind before it is cut off
@@ -120,7 +124,7 @@ class Connection:
     def _idle_socket(self, size: int) -> bool:
         """Whether a write of `size` bytes surely goes out without waiting: nothing unsent."""
         raw = getattr(self.socket, "sock", None)
-        if raw is None or size > INLINE_MAX:
+        if raw is None or size > INLINE_MAX or fcntl is None:
             return False
         unsent = array.array("i", [0])
         try:

@@ -1,4 +1,4 @@
-"""Live tables: seats, the match, the version, the clock's deadlines, and one lock per table.
+"""The registry of live tables: create, join, act, presence and the clock's moves.
 
 Every change goes the same way, whoever makes it (a player, the host, the clock): take the
 table's lock, check the version, let the engine apply it, commit to the store, publish, and
@@ -7,137 +7,23 @@ reschedule the clock.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
 import secrets
 import threading
 import time
-import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from .errors import BadInput, GameError, NotYourTurn, StaleVersion
-from .match import DEFAULT_TARGET, TARGETS, Match
-from .record import load_match
+from game.errors import BadInput, GameError, NotYourTurn, StaleVersion
+from game.match import DEFAULT_TARGET, Match
+from game.record import load_match
+from game.tiles import Tile
+
 from .store import Store
-from .tiles import Tile
-from .variants import get_variant
+from .table import NameTaken, NotHost, Table, TableFull, check_settings, clean_name, hash_secret
+from .turnclock import Timing
 
-NAME_MAX = 24
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Timing:
-    """The table's times in seconds (S3, S4, T10) and the grace after a restart."""
-
-    turn: float = 45.0
-    offline: float = 5.0
-    pause: float = 30.0
-    grace: float = 15.0
-
-
-class TableFull(GameError):
-    """Every seat of the table is taken."""
-
-    code = "full"
-
-
-class NameTaken(GameError):
-    """Another player at this table already has that name."""
-
-    code = "name_taken"
-
-
-class NotHost(GameError):
-    """Only the host may do this."""
-
-    code = "not_host"
-
-
-class Table:
-    """One table in memory; read or change it only while holding `lock`."""
-
-    def __init__(self, table_id: str, variant: str, seats: int, target: int, created_at: float):
-        self.id = table_id
-        self.variant = get_variant(variant)
-        self.seats = seats
-        self.target = target
-        self.created_at = created_at
-        self.lock = threading.RLock()
-        self.players: list[str] = []
-        self.secret_hashes: list[str] = []
-        self.match: Match | None = None
-        self.match_no = 1
-        self.version = 0
-        self.turn_started: float | None = None
-        self.deadline: float | None = None  # turn deadline while playing, pause end between rounds
-        self.sockets = [0] * seats  # live websockets per seat
-        # Seats that lost their last websocket (or were cut off by a restart), and since when.
-        # A seat that has joined but not yet opened its page does not count as disconnected.
-        self.offline_since: dict[int, float] = {}
-        self.grace_end = 0.0  # no automatic play before this (set after a restart)
-        self.restarted_at: float | None = None  # when this process loaded the table from the store
-        # What the store holds of the current round: (match_no, round number, events stored).
-        self.stored_round: tuple[int, int, int] | None = None
-
-    # -- derived state ---------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        """waiting (for players), playing (a round), pause (between rounds) or over (the match)."""
-        if self.match is None or self.match.round is None:
-            return "waiting"
-        if self.match.over:
-            return "over"
-        return "pause" if self.match.round.over else "playing"
-
-    @property
-    def turn(self) -> int | None:
-        """The seat to play, while a round is being played."""
-        return self.match.round.turn if self.phase == "playing" else None
-
-    def connected(self, seat: int) -> bool:
-        """Whether `seat` has a live websocket."""
-        return self.sockets[seat] > 0
-
-    def away(self, seat: int, now: float) -> bool:
-        """Whether `seat` lost its connection and has not come back (S4).
-
-        A restart's disconnection is forgiven while the grace after it lasts.
-        """
-        since = self.offline_since.get(seat)
-        if since is None:
-            return False
-        return now >= self.grace_end or since != self.restarted_at
-
-    def due_at(self, timing: Timing) -> float | None:
-        """When the clock acts next: S4's deadline for the seat to play, or the pause's end."""
-        if self.deadline is None:
-            return None
-        due = self.deadline
-        if self.phase == "playing":
-            off = self.offline_since.get(self.turn)
-            if off is not None:
-                due = min(due, max(self.turn_started, off) + timing.offline)
-        return max(due, self.grace_end)
-
-    def seat_of(self, secret: str | None) -> int | None:
-        """The seat whose secret this is, or None."""
-        if not secret:
-            return None
-        digest = hash_secret(secret)
-        for seat, known in enumerate(self.secret_hashes):
-            if secrets.compare_digest(known, digest):
-                return seat
-        return None
-
-    def row(self) -> dict:
-        """The table's row for the store."""
-        return {"id": self.id, "variant": self.variant.name, "seats": self.seats, "target": self.target,
-                "created_at": self.created_at, "version": self.version, "match_no": self.match_no,
-                "turn_started": self.turn_started, "deadline": self.deadline}
 
 
 class Tables:
@@ -181,7 +67,7 @@ class Tables:
                 log.exception("table %s could not be loaded", table_id)
                 continue
             if table is not None:
-                self.schedule(table.id, table.due_at(self.timing))
+                self.schedule(table.id, table.due_at())
                 resumed += 1
         return resumed
 
@@ -189,18 +75,15 @@ class Tables:
         row = self.store.load_table(table_id)
         if row is None:
             return None
-        table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"])
+        table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"], self.timing)
         self._fill(table, row)
-        # Everyone was disconnected by the restart: the grace lets them come back in time (S4).
-        table.offline_since = dict.fromkeys(range(len(table.players)), self.started_at)
-        table.restarted_at = self.started_at
-        table.grace_end = self.started_at + self.timing.grace
+        table.clock.restarted(len(table.players), self.started_at)
         return table
 
     def _fill(self, table: Table, row: dict) -> None:
         """Set a table's stored state (seats, match, version, clock) from its row."""
         table.version, table.match_no = row["version"], row["match_no"]
-        table.turn_started, table.deadline = row["turn_started"], row["deadline"]
+        table.clock.turn_started, table.clock.deadline = row["turn_started"], row["deadline"]
         table.players = [s["name"] for s in row["seat_rows"]]
         table.secret_hashes = [s["secret_hash"] for s in row["seat_rows"]]
         table.match, table.stored_round = None, None
@@ -218,7 +101,7 @@ class Tables:
         """Open a table; the host takes seat 0 (S1). Returns the table and the host's secret."""
         check_settings(variant, seats, target)
         host_name = clean_name(host_name)
-        table = Table(secrets.token_urlsafe(16), variant, seats, target, self.now())
+        table = Table(secrets.token_urlsafe(16), variant, seats, target, self.now(), self.timing)
         self.store.create_table(table.row())
         with self._registry_lock:
             self._tables[table.id] = table
@@ -240,7 +123,7 @@ class Tables:
             if len(table.players) == table.seats:
                 table.match = Match(table.variant, table.seats, table.target, table.players)
                 table.match.start_round(self.rng)
-                self._start_turn(table, now)
+                table.clock.start_turn(table.turn, now)
             self._commit(table, {"kind": "join", "seat": seat, "name": name, "at": now}, seat_row=seat_row)
         return seat, secret
 
@@ -273,7 +156,7 @@ class Tables:
             return False
         with table.lock:
             now = self.now()
-            due = table.due_at(self.timing)
+            due = table.due_at()
             if due is None or due > now or (version is not None and version != table.version):
                 self.schedule(table.id, due)
                 return False
@@ -309,24 +192,18 @@ class Tables:
             table.match.start_round(self.rng)
         else:
             raise GameError("The next round can start only once this one is over.")
-        self._start_turn(table, now)
+        table.clock.start_turn(table.turn, now)
 
     def _after_move(self, table: Table, seat: int, now: float) -> None:
         """Restart the clock for a new turn, start the pause, or stop it at the match's end."""
         phase = table.phase
         if phase == "playing":
-            if table.turn != seat:
-                self._start_turn(table, now)
+            if table.turn != seat:  # a draw keeps the turn, and its clock
+                table.clock.start_turn(table.turn, now)
         elif phase == "pause":
-            table.turn_started, table.deadline = None, now + self.timing.pause
+            table.clock.start_pause(now)
         else:
-            table.turn_started, table.deadline = None, None
-
-    def _start_turn(self, table: Table, now: float) -> None:
-        """S3/S4: 45 seconds, or 5 if the seat to play is disconnected now."""
-        table.turn_started, table.deadline = now, now + self.timing.turn
-        if table.away(table.turn, now):
-            table.deadline = min(table.deadline, now + self.timing.offline)
+            table.clock.stop()
 
     # -- presence --------------------------------------------------------------
 
@@ -338,10 +215,9 @@ class Tables:
             table.sockets[seat] += 1
             if table.sockets[seat] > 1:
                 return False
-            # Time lost while away stays lost (S4): the shortened deadline was stored already.
-            table.offline_since.pop(seat, None)
+            table.clock.connect(seat)
             self._publish(table)
-            self.schedule(table.id, table.due_at(self.timing))
+            self.schedule(table.id, table.due_at())
             return True
 
     def disconnect(self, table: Table, seat: int | None) -> None:
@@ -352,15 +228,10 @@ class Tables:
             table.sockets[seat] = max(0, table.sockets[seat] - 1)
             if table.sockets[seat] > 0:
                 return
-            now = self.now()
-            table.offline_since[seat] = now
-            if table.turn == seat:
-                shortened = min(table.deadline, now + self.timing.offline)
-                if shortened < table.deadline:
-                    table.deadline = shortened
-                    self.store.commit(table.row())  # a clock change, not a new state: same version
+            if table.clock.disconnect(seat, self.now(), table.turn):
+                self.store.commit(table.row())  # a clock change, not a new state: same version
             self._publish(table)
-            self.schedule(table.id, table.due_at(self.timing))
+            self.schedule(table.id, table.due_at())
 
     # -- internals -------------------------------------------------------------
 
@@ -398,7 +269,7 @@ class Tables:
             raise
         table.stored_round = stored
         self._publish(table)
-        self.schedule(table.id, table.due_at(self.timing))
+        self.schedule(table.id, table.due_at())
 
     def _publish(self, table: Table) -> None:
         """Tell every browser; a failure to show must never stop the table or its clock."""
@@ -406,29 +277,3 @@ class Tables:
             self.publish(table)
         except Exception:
             log.exception("publishing table %s failed", table.id)
-
-
-def hash_secret(secret: str) -> str:
-    """The stored form of a seat secret."""
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def clean_name(name) -> str:
-    """A player's name: 1-24 characters after trimming, no control characters."""
-    if not isinstance(name, str):
-        raise BadInput("Please give a name.")
-    name = unicodedata.normalize("NFC", name.strip())  # "José" is one name however it was typed
-    if not name:
-        raise BadInput("Please give a name.")
-    if len(name) > NAME_MAX:
-        raise BadInput(f"A name has at most {NAME_MAX} characters.")
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in name):
-        raise BadInput("A name cannot contain control characters.")
-    return name
-
-
-def check_settings(variant: str, seats: int, target: int) -> None:
-    """The host's choices (the rules page, T11), or BadInput."""
-    get_variant(variant).check_seats(seats)
-    if target not in TARGETS:
-        raise BadInput("The target is 50 to 500 points, in steps of 50.")

@@ -1,0 +1,131 @@
+"""One live table: its seats, its match, its version, its turn clock and its lock; names and settings."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import unicodedata
+
+from game.errors import BadInput, GameError
+from game.match import TARGETS, Match
+from game.variants import get_variant
+
+from .turnclock import Timing, TurnClock
+
+NAME_MAX = 24
+
+
+class TableFull(GameError):
+    """Every seat of the table is taken."""
+
+    code = "full"
+
+
+class NameTaken(GameError):
+    """Another player at this table already has that name."""
+
+    code = "name_taken"
+
+
+class NotHost(GameError):
+    """Only the host may do this."""
+
+    code = "not_host"
+
+
+class Table:
+    """One table in memory; read or change it only while holding `lock`."""
+
+    def __init__(self, table_id: str, variant: str, seats: int, target: int, created_at: float,
+                 timing: Timing | None = None):
+        self.id = table_id
+        self.variant = get_variant(variant)
+        self.seats = seats
+        self.target = target
+        self.created_at = created_at
+        self.lock = threading.RLock()
+        self.players: list[str] = []
+        self.secret_hashes: list[str] = []
+        self.match: Match | None = None
+        self.match_no = 1
+        self.version = 0
+        self.clock = TurnClock(timing or Timing())
+        self.sockets = [0] * seats  # live websockets per seat
+        # What the store holds of the current round: (match_no, round number, events stored).
+        self.stored_round: tuple[int, int, int] | None = None
+
+    # -- derived state ---------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """waiting (for players), playing (a round), pause (between rounds) or over (the match)."""
+        if self.match is None or self.match.round is None:
+            return "waiting"
+        if self.match.over:
+            return "over"
+        return "pause" if self.match.round.over else "playing"
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to play, while a round is being played."""
+        return self.match.round.turn if self.phase == "playing" else None
+
+    @property
+    def deadline(self) -> float | None:
+        """The stored deadline: the turn's while playing, the pause's end between rounds."""
+        return self.clock.deadline
+
+    def connected(self, seat: int) -> bool:
+        """Whether `seat` has a live websocket."""
+        return self.sockets[seat] > 0
+
+    def away(self, seat: int, now: float) -> bool:
+        """Whether `seat` lost its connection and has not come back (S4)."""
+        return self.clock.away(seat, now)
+
+    def due_at(self) -> float | None:
+        """When the table acts by itself next (S3, S4, T10), or None."""
+        return self.clock.due(self.turn)
+
+    def seat_of(self, secret: str | None) -> int | None:
+        """The seat whose secret this is, or None."""
+        if not secret:
+            return None
+        digest = hash_secret(secret)
+        for seat, known in enumerate(self.secret_hashes):
+            if secrets.compare_digest(known, digest):
+                return seat
+        return None
+
+    def row(self) -> dict:
+        """The table's row for the store."""
+        return {"id": self.id, "variant": self.variant.name, "seats": self.seats, "target": self.target,
+                "created_at": self.created_at, "version": self.version, "match_no": self.match_no,
+                "turn_started": self.clock.turn_started, "deadline": self.clock.deadline}
+
+
+def hash_secret(secret: str) -> str:
+    """The stored form of a seat secret."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def clean_name(name) -> str:
+    """A player's name: 1-24 characters after trimming, no control characters."""
+    if not isinstance(name, str):
+        raise BadInput("Please give a name.")
+    name = unicodedata.normalize("NFC", name.strip())  # "José" is one name however it was typed
+    if not name:
+        raise BadInput("Please give a name.")
+    if len(name) > NAME_MAX:
+        raise BadInput(f"A name has at most {NAME_MAX} characters.")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in name):
+        raise BadInput("A name cannot contain control characters.")
+    return name
+
+
+def check_settings(variant: str, seats: int, target: int) -> None:
+    """The host's choices (the rules page, T11), or BadInput."""
+    get_variant(variant).check_seats(seats)
+    if target not in TARGETS:
+        raise BadInput("The target is 50 to 500 points, in steps of 50.")

@@ -1,0 +1,38 @@
+"""The live parts of one app (tables, hub, clock, pinger), reachable from any request."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app
+
+from live.clock import Clock
+from live.collector import ShortGcPauses
+from live.tables import Tables
+
+from .hub import Hub, Pinger
+
+
+@dataclass
+class Fichas:
+    """What one app runs besides its routes: app.extensions["fichas"]."""
+
+    tables: Tables
+    hub: Hub
+    clock: Clock
+    pinger: Pinger
+    collector: ShortGcPauses | None = None
+
+    def close(self) -> None:
+        """Stop every background worker, close every websocket and the store (tests build many apps)."""
+        self.clock.stop()
+        self.pinger.stop()
+        if self.collector is not None:
+            self.collector.stop()
+        self.hub.close_all()
+        self.tables.store.close()
+
+
+def fichas() -> Fichas:
+    """The live parts of the current app."""
+    return current_app.extensions["fichas"]

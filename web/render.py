@@ -1,0 +1,141 @@
+"""Rendering a table for its viewers: the shared #table once per change, each viewer's own #me."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from flask import Flask, current_app, render_template
+from flask.templating import Environment
+from markupsafe import Markup
+
+from game.views import player_panel, spectator_view
+from live.table import NAME_MAX, Table
+from live.tables import Tables
+
+from .hub import Hub
+
+
+class ViewEnvironment(Environment):
+    """Jinja for templates fed plain dicts (the views): `view.round` tries the key first.
+
+    Jinja's own order, attribute then key, raises and catches an AttributeError for every
+    dotted name on a dict: about 200 per push, the largest single cost of rendering a move.
+    """
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
+DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
+
+
+def render_dominoes(app: Flask) -> None:
+    """Render _domino.html once for every way a domino is shown (7 x 7 x in line x across)."""
+    if DOMINOES:
+        return
+    template = app.jinja_env.get_template("_domino.html")
+    for a, b, in_line, cross in product(range(7), range(7), (False, True), (False, True)):
+        html = template.render(a=a, b=b, in_line=in_line, cross=cross).strip()
+        DOMINOES[a, b, in_line, cross] = Markup(html)
+
+
+def domino(a: int, b: int, in_line: bool = False, cross: bool = False) -> Markup:
+    """A domino showing a then b (rendered at start-up: a push shows up to 40 of them)."""
+    return DOMINOES[a, b, in_line, cross]
+
+
+def line_of(line: list, cross: bool) -> Markup:
+    """The whole line of dominoes, left to right: one join instead of a template loop per tile."""
+    return Markup("").join([domino(a, b, True, cross) for a, b in line])
+
+
+def domino_of(text: str) -> Markup:
+    """The domino for a tile written "a-b"."""
+    a, b = text.split("-")
+    return domino(int(a), int(b))
+
+
+def init_rendering(app: Flask) -> None:
+    """Templates get the domino helpers and the dict-first lookup."""
+    app.jinja_environment = ViewEnvironment
+    app.jinja_env.globals.update(domino=domino, domino_of=domino_of, line_of=line_of)
+    render_dominoes(app)
+
+
+def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
+    """What the partials of a table need, for one viewer; built under the table's lock."""
+    now = tables.now()
+    due = table.due_at()
+    view = spectator_view(table.match) if table.match else None
+    # Templates get the table's public facts only, never the Table (its round holds every hand).
+    public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
+              "variant": {"name": table.variant.name, "title": table.variant.title,
+                          "teams": table.variant.teams}}
+    return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
+            "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
+            "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
+            "panel": player_panel(table.match, seat) if table.match else None,
+            "host_away": table.away(0, now), "name_max": NAME_MAX}
+
+
+def me_key(context: dict) -> tuple:
+    """Everything `_me.html` shows, cheaply: equal keys mean an identical #me."""
+    panel = context["panel"]
+    acting = bool(panel and panel["can"]["act"])
+    # While acting, each new state (not each push: presence changes must not wipe a chosen tile).
+    now_playing = context["table"]["version"] if acting else None
+    return (context["phase"], context["seat"], len(context["players"]), repr(panel), now_playing,
+            context["host_away"])
+
+
+def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = False,
+                    message: str | None = None) -> tuple[str, tuple]:
+    """The two swappable parts of a table page for one viewer (#table and #me), and #me's key.
+
+    In an HTTP answer they go out of band (`oob`), with `message` shown in #me's #flash.
+    """
+    context = table_context(table, tables, seat)
+    context.update(oob=oob, message=message)
+    html = render_template("_table.html", **context) + render_template("_me.html", **context)
+    return html, me_key(context)
+
+
+def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
+    """Push every browser the shared #table, rendered once, and its own #me only if it changed."""
+    connections = hub.connections(table.id)
+    if not connections:
+        return
+    # Straight to Jinja: partials need none of render_template's per-call context processors.
+    shared_template = app.jinja_env.get_template("_table.html")
+    me_template = app.jinja_env.get_template("_me.html")
+    with app.app_context():
+        context = table_context(table, tables, None)
+        shared = shared_template.render(context)
+        mine: dict[int | None, list] = {}  # seat -> [key, panel, html rendered on demand]
+        for connection in connections:
+            if not connection.alive:  # cut off or closing: its handler is about to unregister it
+                continue
+            seat = connection.seat
+            if seat not in mine:
+                context["seat"] = seat
+                context["panel"] = player_panel(table.match, seat) if table.match else None
+                mine[seat] = [me_key(context), context["panel"], None]
+            key, panel, html = mine[seat]
+            if key == connection.me_key:
+                connection.send(shared)
+                continue
+            if html is None:
+                context["seat"], context["panel"] = seat, panel
+                html = mine[seat][2] = me_template.render(context)
+            if connection.send(shared + html):
+                connection.me_key = key
+
+
+def flash_alone(message: str) -> str:
+    """A refusal pushed to one page: it replaces what that page's #flash shows."""
+    return current_app.jinja_env.get_template("_flash_box.html").render(message=message, alone=True)

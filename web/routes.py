@@ -1,0 +1,200 @@
+"""Every URL of Fichas but the websocket: pages, forms, the HTTP API of moves, the record."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from game.errors import BadInput, GameError, StaleVersion
+from game.match import DEFAULT_TARGET, TARGETS, Match
+from game.record import export_match
+from game.variants import VARIANTS
+from live.table import NAME_MAX, Table, clean_name
+
+from .parts import fichas
+from .render import render_partials, table_context
+from .security import check_csrf, csrf_token, my_seat, protect, same_origin, seat_cookie
+
+bp = Blueprint("fichas", __name__)
+SERVER_ERROR = "Something went wrong on our side; nothing was changed. Try again."
+STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409}
+VARIANT_CHOICES = [("partnership", "Partnership — 4 players in two teams"),
+                   ("block", "Block — 2 to 4, each for themselves"),
+                   ("draw", "Draw — 2 to 4, draw when you cannot play")]
+
+
+@bp.before_app_request
+def guard():
+    """POSTs carry the CSRF token; a websocket is refused at the handshake, before any upgrade."""
+    if request.method == "POST":
+        check_csrf()
+    if request.path.endswith("/ws"):
+        # No permessage-deflate: its zlib state costs ~250 KB per socket, and pushes are small.
+        request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+        if not same_origin():
+            abort(403, "This websocket only serves pages of this site.")
+        if request.view_args and fichas().tables.get(request.view_args.get("table_id", "")) is None:
+            abort(404)
+
+
+bp.after_app_request(protect)
+
+
+@bp.app_context_processor
+def template_globals():
+    return {"csrf_token": csrf_token}
+
+
+@bp.app_errorhandler(400)
+@bp.app_errorhandler(403)
+@bp.app_errorhandler(404)
+@bp.app_errorhandler(405)
+@bp.app_errorhandler(413)
+@bp.app_errorhandler(500)
+def http_error(error):
+    """A readable page, or for htmx a message to show in #flash."""
+    message = {413: "That request is too large.", 500: SERVER_ERROR}.get(error.code, error.description)
+    if request.headers.get("HX-Request"):
+        return render_template("_flash.html", message=message), error.code
+    return render_template("error.html", code=error.code, message=message), error.code
+
+
+@bp.get("/")
+def home():
+    form = {"variant": "partnership", "seats": 4, "target": DEFAULT_TARGET}
+    return render_template("home.html", form=form, errors={}, **choices())
+
+
+@bp.get("/rules")
+def rules():
+    return render_template("rules.html")
+
+
+@bp.post("/tables")
+def create_table():
+    form, errors = read_create_form()
+    if not errors:
+        try:
+            table, secret = fichas().tables.create(form["name"], form["variant"], form["seats"],
+                                                   form["target"])
+        except BadInput as error:
+            errors["name"] = str(error)
+        else:
+            return seat_cookie(redirect(url_for(".show_table", table_id=table.id), 303), table, secret)
+    return render_template("home.html", form=form, errors=errors, **choices()), 400
+
+
+@bp.get("/t/<table_id>")
+def show_table(table_id: str):
+    table = load_table(table_id)
+    seat = my_seat(table)
+    with table.lock:
+        return render_template("table.html", **render_context(table, seat))
+
+
+@bp.post("/t/<table_id>/join")
+def join(table_id: str):
+    table = load_table(table_id)
+    target = url_for(".show_table", table_id=table.id)
+    # htmx would follow a 303 and swap the whole page into #flash: tell it to load the page.
+    if request.headers.get("HX-Request"):
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = target
+    else:
+        response = redirect(target, 303)
+    if my_seat(table) is not None:
+        return response
+    try:
+        _, secret = fichas().tables.join(table, request.form.get("name", ""))
+    except GameError as error:
+        return Response(render_template("_flash.html", message=str(error)), STATUS.get(error.code, 409),
+                        mimetype="text/html")
+    return seat_cookie(response, table, secret)
+
+
+@bp.post("/t/<table_id>/<any(play, pass, draw, 'next-round'):action>")
+def act(table_id: str, action: str):
+    """The HTTP API of the four moves (scripts, tests); pages send the same over their websocket."""
+    table = load_table(table_id)
+    seat = my_seat(table)
+    if seat is None:
+        abort(403, "You do not have a seat at this table.")
+    try:
+        fichas().tables.act(table, seat, action.replace("-", "_"), request.form.get("version"),
+                            tile=request.form.get("tile"), end=request.form.get("end"))
+    except GameError as error:
+        return refusal(table, error)
+    return "", 204
+
+
+@bp.get("/t/<table_id>/record.json")
+def record(table_id: str):
+    table = load_table(table_id)
+    with table.lock:
+        match = table.match
+        if match is None:  # still a valid record: "" names a seat nobody has taken yet
+            players = table.players + [""] * (table.seats - len(table.players))
+            match = Match(table.variant, table.seats, table.target, players)
+        data = export_match(match)
+    return jsonify(data)
+
+
+def load_table(table_id: str) -> Table:
+    """The table for a URL, or 404."""
+    table = fichas().tables.get(table_id) if len(table_id) <= 64 else None
+    if table is None:
+        abort(404, "There is no table at this address. Check the link, or open a new table.")
+    return table
+
+
+def render_context(table: Table, seat: int | None) -> dict:
+    """A table page's context for this browser."""
+    return table_context(table, fichas().tables, seat)
+
+
+def refusal(table: Table, error: GameError) -> Response:
+    """A readable refusal; a stale action also gets a fresh render of the table."""
+    body = render_template("_flash.html", message=str(error))
+    if isinstance(error, StaleVersion):
+        with table.lock:
+            body += render_partials(table, fichas().tables, my_seat(table), True, str(error))[0]
+    return Response(body, STATUS.get(error.code, 409), mimetype="text/html")
+
+
+def choices() -> dict:
+    """The host's options for the create form (rules T11, S1)."""
+    return {"variants": VARIANT_CHOICES, "targets": TARGETS, "name_max": NAME_MAX}
+
+
+def read_create_form() -> tuple[dict, dict]:
+    """The create form's fields, and a message per invalid field."""
+    form, errors = dict(request.form), {}
+    form.pop("csrf_token", None)
+    if form.get("variant") not in VARIANTS:
+        errors["variant"] = "Choose Partnership, Block or Draw."
+    for field, allowed in (("seats", (2, 3, 4)), ("target", TARGETS)):
+        try:
+            form[field] = int(form.get(field, ""))
+        except ValueError:
+            form[field] = None
+        if form[field] not in allowed:
+            errors[field] = ("Choose 2, 3 or 4 seats." if field == "seats"
+                             else "Choose a target from 50 to 500, in steps of 50.")
+    if form.get("variant") == "partnership" and form.get("seats") not in (None, 4):
+        errors["seats"] = "Partnership is played by 4 players."
+    name = form.get("name", "")
+    form["name"] = name
+    try:  # every field's message at once, the name's length and characters too
+        clean_name(name)
+    except BadInput as error:
+        errors["name"] = "Please give your name." if not name.strip() else str(error)
+    return form, errors
