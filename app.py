@@ -9,6 +9,7 @@ from flask import Flask
 
 from live.clock import Clock
 from live.collector import ShortGcPauses
+from live.periodic import Periodic
 from live.store import Store
 from live.tables import Tables
 from live.turnclock import Timing
@@ -19,6 +20,8 @@ from web.render import init_rendering, publish
 from web.routes import bp
 from web.socket import sock
 
+EVICT_EVERY_SECONDS = 60  # how often idle tables are looked for
+
 
 def env_config() -> dict:
     """Settings from FICHAS_* environment variables (see the README)."""
@@ -28,7 +31,8 @@ def env_config() -> dict:
               "PAUSE_SECONDS": float(env.get("FICHAS_PAUSE_SECONDS", 30)),
               "GRACE_SECONDS": float(env.get("FICHAS_GRACE_SECONDS", 15)),
               "PING_SECONDS": float(env.get("FICHAS_PING_SECONDS", 5)),
-              "GC_SECONDS": float(env.get("FICHAS_GC_SECONDS", 300))}
+              "GC_SECONDS": float(env.get("FICHAS_GC_SECONDS", 300)),
+              "IDLE_SECONDS": float(env.get("FICHAS_IDLE_SECONDS", 600))}
     if "FICHAS_DB" in env:
         config["DATABASE"] = env["FICHAS_DB"]
     return config
@@ -57,7 +61,8 @@ def start_live_parts(app: Flask) -> Fichas:
     config = app.config
     timing = Timing(turn=config["TURN_SECONDS"], offline=config["OFFLINE_SECONDS"],
                     pause=config["PAUSE_SECONDS"], grace=config["GRACE_SECONDS"])
-    tables = Tables(Store(config["DATABASE"]), timing, **config.get("TABLES_OPTIONS", {}))
+    tables = Tables(Store(config["DATABASE"]), timing, idle_seconds=config["IDLE_SECONDS"],
+                    **config.get("TABLES_OPTIONS", {}))
     hub = Hub()
     parts = Fichas(tables, hub, Clock(tables.expire, tables.now), Pinger(hub, config["PING_SECONDS"]))
     tables.publish = lambda table: publish(app, hub, tables, table)
@@ -66,8 +71,9 @@ def start_live_parts(app: Flask) -> Fichas:
     parts.pinger.start()  # a dead connection is noticed within two pings (S4)
     if config["START_CLOCK"]:
         parts.clock.start()
+        parts.jobs.append(Periodic("evict", EVICT_EVERY_SECONDS, tables.evict_idle).start())
         if config["GC_SECONDS"] > 0:
-            parts.collector = ShortGcPauses(config["GC_SECONDS"]).start()
+            parts.jobs.append(ShortGcPauses(config["GC_SECONDS"]).start())
     return parts
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import gc
-import threading
+
+from .periodic import Periodic
 
 
-class ShortGcPauses:
+class ShortGcPauses(Periodic):
     """Freeze what survives a full collection; one full pass every `interval` seconds frees old cycles.
 
     Thousands of websockets keep about a million objects alive; a full collection over them all
@@ -15,29 +16,24 @@ class ShortGcPauses:
     """
 
     def __init__(self, interval: float):
-        self.interval = interval
-        self._stopped = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__("gc", interval, full_collection)
 
     def start(self) -> ShortGcPauses:
-        """Start the periodic pass (a daemon thread, a greenlet under gevent)."""
+        """Freeze after every full collection from now on, and run the periodic pass."""
         gc.callbacks.append(_freeze_after_full_collection)
-        self._thread = threading.Thread(target=self._run, daemon=True, name="fichas-gc")
-        self._thread.start()
-        return self
+        return super().start()
 
     def stop(self) -> None:
         """Stop the periodic pass and the freezing."""
-        self._stopped.set()
+        super().stop()
         if _freeze_after_full_collection in gc.callbacks:
             gc.callbacks.remove(_freeze_after_full_collection)
-        if self._thread is not None:
-            self._thread.join(timeout=5)
 
-    def _run(self) -> None:
-        while not self._stopped.wait(self.interval):
-            gc.unfreeze()
-            gc.collect()
+
+def full_collection() -> None:
+    """Unfreeze and collect everything once: cycles among old objects are freed here."""
+    gc.unfreeze()
+    gc.collect()
 
 
 def _freeze_after_full_collection(phase: str, info: dict) -> None:

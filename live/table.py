@@ -52,6 +52,8 @@ class Table:
         self.version = 0
         self.clock = TurnClock(timing or Timing())
         self.sockets = [0] * seats  # live websockets per seat
+        self.active_at = created_at  # the last change or closed page: idle tables leave memory
+        self.evicted = False  # left memory: whoever still holds this object must get it again
         # What the store holds of the current round: (match_no, round number, events stored).
         self.stored_round: tuple[int, int, int] | None = None
 

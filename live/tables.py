@@ -12,7 +12,8 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from game.errors import BadInput, GameError, NotYourTurn, StaleVersion
 from game.match import DEFAULT_TARGET, Match
@@ -30,11 +31,12 @@ class Tables:
     """All live tables of this process: create, join, act, presence and the clock's moves."""
 
     def __init__(self, store: Store, timing: Timing | None = None, now: Callable[[], float] = time.time,
-                 rng: random.Random | None = None):
+                 rng: random.Random | None = None, idle_seconds: float = 600):
         self.store = store
         self.timing = timing or Timing()
         self.now = now
         self.rng = rng or random.SystemRandom()
+        self.idle_seconds = idle_seconds  # a table nobody watches and nothing is due at leaves memory
         self.started_at = now()
         self._tables: dict[str, Table] = {}
         self._registry_lock = threading.Lock()
@@ -55,6 +57,42 @@ class Tables:
                 if table is not None:
                     self._tables[table_id] = table
         return table
+
+    @contextmanager
+    def locked(self, table: Table) -> Iterator[Table]:
+        """Hold `table`'s lock; if it left memory meanwhile, hold the copy loaded again instead.
+
+        Every change goes through here, so a request that got a table just before it was
+        evicted never changes an object nobody else sees any more.
+        """
+        table.lock.acquire()
+        while table.evicted:
+            table.lock.release()
+            table = self.get(table.id)
+            table.lock.acquire()
+        try:
+            yield table
+        finally:
+            table.lock.release()
+
+    def evict_idle(self) -> int:
+        """Let idle tables leave memory (no websocket, nothing due, no change for a while); how many."""
+        now, evicted = self.now(), 0
+        for table in list(self._tables.values()):
+            with table.lock:
+                busy = any(table.sockets) or table.due_at() is not None
+                if busy or now - table.active_at < self.idle_seconds:
+                    continue
+                table.evicted = True
+                with self._registry_lock:
+                    if self._tables.get(table.id) is table:
+                        del self._tables[table.id]
+                evicted += 1
+        return evicted
+
+    def in_memory(self) -> int:
+        """How many tables are loaded."""
+        return len(self._tables)
 
     def resume(self) -> int:
         """After a start-up, load every table whose clock runs and schedule it; returns how many."""
@@ -78,6 +116,7 @@ class Tables:
         table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"], self.timing)
         self._fill(table, row)
         table.clock.restarted(len(table.players), self.started_at)
+        table.active_at = self.now()
         return table
 
     def _fill(self, table: Table, row: dict) -> None:
@@ -110,7 +149,7 @@ class Tables:
     def join(self, table: Table, name: str) -> tuple[int, str]:
         """Seat a newcomer at the next free seat (S1); the last one starts the match."""
         name = clean_name(name)
-        with table.lock:
+        with self.locked(table) as table:
             if len(table.players) >= table.seats:
                 raise TableFull("Every seat is taken: you can watch this table.")
             if name.casefold() in (p.casefold() for p in table.players):
@@ -134,7 +173,7 @@ class Tables:
         """A player's action (play, pass, draw, next_round), checked, committed and published."""
         if seat is None:
             raise NotYourTurn("Only a seated player can do that.")
-        with table.lock:
+        with self.locked(table) as table:
             self._check_version(table, version)
             now = self.now()
             if kind == "next_round":  # the host, or anyone while the host is away: no dead end
@@ -154,7 +193,7 @@ class Tables:
         table = self.get(table_id)
         if table is None:
             return False
-        with table.lock:
+        with self.locked(table) as table:
             now = self.now()
             due = table.due_at()
             if due is None or due > now or (version is not None and version != table.version):
@@ -211,7 +250,7 @@ class Tables:
         """A websocket opened for `seat` (None: a spectator); True if everyone was told."""
         if seat is None:
             return False
-        with table.lock:
+        with self.locked(table) as table:
             table.sockets[seat] += 1
             if table.sockets[seat] > 1:
                 return False
@@ -224,8 +263,9 @@ class Tables:
         """A websocket of `seat` closed; its last one makes the seat disconnected (S4)."""
         if seat is None:
             return
-        with table.lock:
+        with self.locked(table) as table:
             table.sockets[seat] = max(0, table.sockets[seat] - 1)
+            table.active_at = self.now()  # idle time counts from the last page closed
             if table.sockets[seat] > 0:
                 return
             if table.clock.disconnect(seat, self.now(), table.turn):
@@ -250,6 +290,7 @@ class Tables:
     def _commit(self, table: Table, detail: dict, seat_row: dict | None = None) -> None:
         """Durable first, then shown: bump the version, write, publish, reschedule."""
         table.version += 1
+        table.active_at = detail["at"]
         round_data, events, stored = None, None, None
         if table.match and table.match.round:
             rnd = table.match.round

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flask import current_app
 
 from live.clock import Clock
-from live.collector import ShortGcPauses
+from live.periodic import Periodic
 from live.tables import Tables
 
 from .hub import Hub, Pinger
@@ -21,14 +21,14 @@ class Fichas:
     hub: Hub
     clock: Clock
     pinger: Pinger
-    collector: ShortGcPauses | None = None
+    jobs: list[Periodic] = field(default_factory=list)  # eviction of idle tables, the GC's pass
 
     def close(self) -> None:
         """Stop every background worker, close every websocket and the store (tests build many apps)."""
         self.clock.stop()
         self.pinger.stop()
-        if self.collector is not None:
-            self.collector.stop()
+        for job in self.jobs:
+            job.stop()
         self.hub.close_all()
         self.tables.store.close()
 

@@ -33,7 +33,7 @@ def websocket(ws, table_id: str):
     # ... but not when it drops a socket for an oversized message: look again at each ping.
     wait = current_app.config["PING_SECONDS"]
     try:
-        with table.lock:  # a full refresh first (to all, if this seat just came back)
+        with live.tables.locked(table) as table:  # a full refresh first (to all, if this seat came back)
             live.hub.add(table.id, connection)
             if not live.tables.connect(table, seat):
                 html, connection.me_key = render_partials(table, live.tables, seat)

@@ -1,0 +1,38 @@
+"""A job run every few seconds in the background (a thread; a greenlet under gevent), stoppable."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+
+class Periodic:
+    """Calls `job()` every `interval` seconds until `stop()`; a failing run is logged, not fatal."""
+
+    def __init__(self, name: str, interval: float, job: Callable[[], object]):
+        self.name, self.interval, self.job = name, interval, job
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> Periodic:
+        """Start the runs (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, daemon=True, name=f"fichas-{self.name}")
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the runs; waits for a run in progress."""
+        self._stopped.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stopped.wait(self.interval):
+            try:
+                self.job()
+            except Exception:
+                log.exception("periodic job %s failed", self.name)
