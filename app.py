@@ -15,6 +15,7 @@ from live.tables import Tables
 from live.turnclock import Timing
 from web.assets import init_assets
 from web.hub import Hub, Pinger
+from web.limits import init_limits
 from web.parts import Fichas
 from web.render import init_rendering, publish
 from web.routes import bp
@@ -32,7 +33,10 @@ def env_config() -> dict:
               "GRACE_SECONDS": float(env.get("FICHAS_GRACE_SECONDS", 15)),
               "PING_SECONDS": float(env.get("FICHAS_PING_SECONDS", 5)),
               "GC_SECONDS": float(env.get("FICHAS_GC_SECONDS", 300)),
-              "IDLE_SECONDS": float(env.get("FICHAS_IDLE_SECONDS", 600))}
+              "IDLE_SECONDS": float(env.get("FICHAS_IDLE_SECONDS", 600)),
+              "LIMITS": env.get("FICHAS_LIMITS", "on") != "off",
+              "TABLES_PER_MINUTE": int(env.get("FICHAS_TABLES_PER_MINUTE", 30)),
+              "JOINS_PER_MINUTE": int(env.get("FICHAS_JOINS_PER_MINUTE", 120))}
     if "FICHAS_DB" in env:
         config["DATABASE"] = env["FICHAS_DB"]
     return config
@@ -52,6 +56,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     init_assets(app)
     app.register_blueprint(bp)
     sock.init_app(app)
+    init_limits(app)
     app.extensions["fichas"] = start_live_parts(app)
     return app
 

@@ -197,6 +197,8 @@ class Server:
         env.update(FICHAS_DB=str(self.db), FICHAS_TURN_SECONDS=str(self.config.turn_seconds),
                    FICHAS_OFFLINE_SECONDS="5", FICHAS_PAUSE_SECONDS=str(self.config.pause_seconds),
                    FICHAS_GRACE_SECONDS="15", FICHAS_PING_SECONDS="5",
+                   # Thousands of players from one address: per-client limits would refuse them.
+                   FICHAS_LIMITS="off",
                    FICHAS_BENCH_PROBE=str(self.dir / "probe.json"))
         return env
 

@@ -1,0 +1,41 @@
+"""Per-client limits: tables opened and seats taken per minute; a readable 429 that lifts after its window."""
+
+from __future__ import annotations
+
+import time
+
+from helpers import Browser
+
+
+def create(browser: Browser, name: str = "Ana"):
+    return browser.client.post("/tables", data={"name": name, "variant": "block", "seats": 2, "target": 100,
+                                                "csrf_token": browser.csrf})
+
+
+def test_too_many_tables_from_one_address_get_a_readable_429_with_retry_after(make_app):
+    app = make_app(LIMITS=True, TABLES_PER_MINUTE=3)
+    host = Browser(app)
+    assert [create(host).status_code for _ in range(3)] == [303, 303, 303]
+    refused = create(host)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "Too many tables were opened from your address" in refused.get_data(as_text=True)
+    other = Browser(app)
+    other.client.environ_base["REMOTE_ADDR"] = "192.0.2.7"  # another household is not affected
+    assert create(other).status_code == 303
+
+
+def test_too_many_joins_from_one_address_get_a_readable_429(make_app):
+    app = make_app(LIMITS=True, JOINS_PER_MINUTE=2)
+    urls = [create(Browser(app)).headers["Location"] for _ in range(3)]
+    answers = [Browser(app).post(f"{url}/join", {"name": "Bea"}) for url in urls]
+    assert [a.status_code for a in answers] == [204, 204, 429]
+    assert "Too many seats were taken" in answers[2].get_data(as_text=True)
+
+
+def test_the_limit_lifts_after_its_window(make_app, monkeypatch):
+    app = make_app(LIMITS=True, TABLES_PER_MINUTE=1)
+    host = Browser(app)
+    assert create(host).status_code == 303 and create(host).status_code == 429
+    later = time.time() + 61
+    monkeypatch.setattr(time, "time", lambda: later)  # the limits library reads time.time
+    assert create(host).status_code == 303
