@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 
 from flask import Flask
 
 from live.clock import Clock
 from live.collector import ShortGcPauses
-from live.periodic import Periodic
+from live.periodic import Periodic, off_the_loop
 from live.store import Store
 from live.tables import Tables
 from live.turnclock import Timing
@@ -22,6 +23,7 @@ from web.routes import bp
 from web.socket import sock
 
 EVICT_EVERY_SECONDS = 60  # how often idle tables are looked for
+CHECKPOINT_EVERY_SECONDS = 1.0  # SQLite's log copied to the database file, off the worker's path
 
 
 def env_config() -> dict:
@@ -77,6 +79,8 @@ def start_live_parts(app: Flask) -> Fichas:
     if config["START_CLOCK"]:
         parts.clock.start()
         parts.jobs.append(Periodic("evict", EVICT_EVERY_SECONDS, tables.evict_idle).start())
+        checkpoint = partial(off_the_loop, tables.store.checkpoint)
+        parts.jobs.append(Periodic("checkpoint", CHECKPOINT_EVERY_SECONDS, checkpoint).start())
         if config["GC_SECONDS"] > 0:
             parts.jobs.append(ShortGcPauses(config["GC_SECONDS"]).start())
     return parts

@@ -9,6 +9,18 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 
+def off_the_loop(job: Callable[[], object]) -> object:
+    """Run `job` in an OS thread of gevent's pool when gevent runs the process, so that blocking
+    work (SQLite's fsync) does not stop every greenlet; elsewhere, simply call it."""
+    try:
+        from gevent import get_hub, monkey
+    except ImportError:
+        return job()
+    if not monkey.is_module_patched("threading"):
+        return job()
+    return get_hub().threadpool.apply(job)
+
+
 class Periodic:
     """Calls `job()` every `interval` seconds until `stop()`; a failing run is logged, not fatal."""
 

@@ -2,7 +2,8 @@
 
 Every accepted action is one transaction: the table row (version, clock), what is new in the
 current round (its deal once, then each new event as a row of its own) and a line in the
-append-only log. Schema changes go through PRAGMA user_version.
+append-only log. Schema changes go through PRAGMA user_version; a file written by a newer
+Fichas (a higher version than SCHEMA knows) is refused untouched.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 SCHEMA = [
@@ -65,7 +66,29 @@ SCHEMA = [
         PRIMARY KEY (table_id, match_no, number, seq)
     ) WITHOUT ROWID;
     """,
+    # version 3: settings kept across restarts (the CSRF secret), and the browser holding each seat
+    """
+    CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    ALTER TABLE seats ADD COLUMN browser_hash TEXT;  -- NULL: seated before version 3
+    CREATE UNIQUE INDEX seats_by_browser ON seats(table_id, browser_hash) WHERE browser_hash IS NOT NULL;
+    """,
 ]
+
+
+class NewerDatabase(Exception):
+    """The file was written by a newer Fichas: this one would misread it, so it is left alone."""
+
+    def __init__(self, path: str, version: int):
+        self.path, self.version = path, version
+        super().__init__(f"The database {path} was written by a newer Fichas (schema version {version};"
+                         f" this Fichas knows up to {len(SCHEMA)}). It was left unchanged: run the newer"
+                         " Fichas, or point FICHAS_DB at another file.")
+
+
+AUTOCHECKPOINT_PAGES = 10_000
 
 
 class Store:
@@ -74,12 +97,21 @@ class Store:
     def __init__(self, path: str):
         self.path = path
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        # Before anything that could write (the WAL pragma rewrites the header): a newer file is refused.
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > len(SCHEMA):
+            self._db.close()
+            raise NewerDatabase(path, version)
         self._db.row_factory = sqlite3.Row
         self._lock = threading.Lock()
         self._db.execute("PRAGMA journal_mode=WAL")
         # WAL with NORMAL survives a crash of the process (not of the machine) and is fast.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        # Checkpoints (which fsync) run off the worker's path: see checkpoint(). This is the
+        # backstop, should nothing call it: about 40 MB of log before a commit checkpoints inline.
+        self._db.execute(f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}")
+        self._checkpointer: sqlite3.Connection | None = None
         self._migrate()
 
     def _migrate(self) -> None:
@@ -101,9 +133,22 @@ class Store:
             self._db.execute("COMMIT")
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connections."""
         with self._lock:
             self._db.close()
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        """Copy what the write-ahead log holds into the database file, never waiting for a lock.
+
+        On a connection of its own, so that the writer's lock is not held: call it from a
+        thread outside the worker's event loop (live.periodic.off_the_loop). Returns SQLite's
+        (busy, pages in the log, pages copied).
+        """
+        if self._checkpointer is None:
+            self._checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        return tuple(self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
 
     # -- writes ----------------------------------------------------------------
 
@@ -126,8 +171,9 @@ class Store:
             db.execute("UPDATE tables SET version=:version, match_no=:match_no, turn_started=:turn_started,"
                        " deadline=:deadline WHERE id=:id", table_row)
             if seat_row is not None:
-                db.execute("INSERT INTO seats (table_id, seat, name, secret_hash, joined_at)"
-                           " VALUES (:table_id, :seat, :name, :secret_hash, :joined_at)", seat_row)
+                db.execute("INSERT INTO seats (table_id, seat, name, secret_hash, joined_at, browser_hash)"
+                           " VALUES (:table_id, :seat, :name, :secret_hash, :joined_at, :browser_hash)",
+                           {"browser_hash": None, **seat_row})
             if round_data is not None:
                 db.execute("INSERT OR REPLACE INTO rounds (table_id, match_no, number, data)"
                            " VALUES (?, ?, ?, ?)", (table_id, match_no, round_data["number"],
@@ -143,7 +189,24 @@ class Store:
                            (table_id, table_row["version"], action.get("seat"), action["kind"],
                             _json(action), action["at"]))
 
+    def setting(self, key: str, make: Callable[[], str]) -> str:
+        """The stored value of `key`; the first call anywhere stores `make()` (get-or-create)."""
+        with self.write() as db:
+            row = db.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
+            if row is not None:
+                return row["value"]
+            value = make()
+            db.execute("INSERT INTO settings (key, value) VALUES (?, ?)", (key, value))
+        return value
+
     # -- reads -----------------------------------------------------------------
+
+    def seat_of_browser(self, table_id: str, browser_hash: str) -> int | None:
+        """The seat the browser with this hash holds at the table, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT seat FROM seats WHERE table_id=? AND browser_hash=?",
+                                   (table_id, browser_hash)).fetchone()
+        return None if row is None else row["seat"]
 
     def load_table(self, table_id: str) -> dict | None:
         """The table row with its seats and the current match's rounds, or None."""

@@ -26,7 +26,8 @@ def init_limits(app: Flask) -> Limiter:
 
     @app.errorhandler(429)
     def too_many(error):
-        message = f"{MESSAGES.get(request.endpoint, 'Too many requests.')} Please wait a minute and try again."
+        message = MESSAGES.get(request.endpoint, "Too many requests.")
+        message += " Please wait a minute and try again."
         if request.headers.get("HX-Request"):
             return render_template("_flash.html", message=message), 429
         return render_template("error.html", code=429, message=message), 429
