@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 
 from .errors import BadInput, GameError, MatchOver, RoundOver
-from .rules import Round
+from .rules import Event, Round
 from .tiles import Tile
-from .variants import Variant, get_variant
+from .variants import RoundResult, Variant, get_variant
 
 TARGETS = tuple(range(50, 501, 50))
 DEFAULT_TARGET = 100
 
 
 class Match:
-    """The rounds of one match and its scores; actions go to the current round."""
+    """The rounds of one match and its scores.
+
+    Moves go through the match (check, then apply), so that a round's result is counted in
+    `scores` and `winner` when the move that ends it is applied. A round played on its own,
+    outside Match.apply, does not count.
+    """
 
     def __init__(self, variant: Variant | str, seats: int, target: int = DEFAULT_TARGET,
                  players: list[str] | None = None):
@@ -26,6 +32,8 @@ class Match:
         self.target = target
         self.players = list(players) if players else [f"Seat {s + 1}" for s in range(seats)]
         self.rounds: list[Round] = []
+        self.scores = [0] * self.variant.side_count(seats)  # by side, over the finished rounds
+        self.winner: int | None = None  # T11: the first side to reach the target
 
     # -- state -----------------------------------------------------------------
 
@@ -33,24 +41,6 @@ class Match:
     def round(self) -> Round | None:
         """The current (or last) round, None before the first deal."""
         return self.rounds[-1] if self.rounds else None
-
-    @property
-    def scores(self) -> list[int]:
-        """Points by side (team in Partnership, seat otherwise), summed over finished rounds."""
-        return list(self._tallied()[0])
-
-    @property
-    def winner(self) -> int | None:
-        """T11: the first side to reach the target at the end of a round."""
-        return self._tallied()[1]
-
-    def _tallied(self) -> tuple[list[int], int | None]:
-        """Scores and winner, recounted only when a round has been added or has ended."""
-        key = (len(self.rounds), self.rounds[-1].result if self.rounds else None)
-        if getattr(self, "_tally_key", None) != key:
-            self._tally_key = key
-            self._tally_value = _tally(self.target, self.variant, self.seats, self.rounds)
-        return self._tally_value
 
     @property
     def over(self) -> bool:
@@ -64,28 +54,73 @@ class Match:
     # -- flow ------------------------------------------------------------------
 
     def start_round(self, rng: random.Random) -> Round:
-        """Deal the next round (the previous one must be over, the match not)."""
-        self._check_can_deal()
-        previous = self.round.opener if self.round else None
-        rnd = Round.deal(self.variant, self.seats, rng, len(self.rounds) + 1, previous)
+        """Deal the next round and play it (the previous one must be over, the match not)."""
+        rnd = self.deal_next(rng)
         self.rounds.append(rnd)
         return rnd
 
+    def deal_next(self, rng: random.Random) -> Round:
+        """The next round, dealt but not yet added (add_round): the table stores it first."""
+        if self.over:
+            raise MatchOver("The match is over.")
+        if self.round is not None and not self.round.over:
+            raise GameError("The current round is not over yet.")
+        previous = self.round.opener if self.round else None
+        return Round.deal(self.variant, self.seats, rng, len(self.rounds) + 1, previous)
+
+    def add_round(self, rnd: Round) -> None:
+        """Append a round replayed from a record (its place already checked); count its result."""
+        self.rounds.append(rnd)
+        if rnd.result is not None:
+            self._count(rnd.result)
+
+    # -- moves -----------------------------------------------------------------
+
+    def check(self, seat: int, action: str, tile: Tile | None = None, end: str | None = None,
+              auto: bool = False) -> Event:
+        """The event an action in the current round would be, or its GameError (Round.check)."""
+        return self._current().check(seat, action, tile, end, auto)
+
+    def check_auto(self, seat: int) -> list[Event]:
+        """The table's move for `seat` (S3) as events, not applied (Round.check_auto)."""
+        return self._current().check_auto(seat)
+
+    def phase_after(self, events: Sequence[Event]) -> str:
+        """What follows checked, not yet applied, `events`: "playing", "pause" (round over) or "over"."""
+        result = events[-1].result if events else None
+        if result is None:
+            return "playing"
+        return "over" if self.scores[result.winner] + result.points >= self.target else "pause"
+
+    def turn_after(self, events: Sequence[Event]) -> int | None:
+        """Who plays once checked, not yet applied, `events` are (None when the round ends)."""
+        return self.round.turn_after(events[-1])
+
+    def apply(self, events: Iterable[Event]) -> None:
+        """Apply events checked on the current state, in order; a round's result counts here."""
+        rnd = self.round
+        for event in events:
+            rnd.apply(event)
+            if event.result is not None:
+                self._count(event.result)
+
     def play(self, seat: int, tile: Tile, end: str | None = None, auto: bool = False) -> None:
         """Place a tile in the current round."""
-        self._current().play(seat, tile, end, auto)
+        self.apply([self.check(seat, "play", tile, end, auto)])
 
     def pass_turn(self, seat: int, auto: bool = False) -> None:
         """Pass in the current round."""
-        self._current().pass_turn(seat, auto)
+        self.apply([self.check(seat, "pass", auto=auto)])
 
     def draw(self, seat: int, auto: bool = False) -> Tile:
-        """Draw in the current round."""
-        return self._current().draw(seat, auto)
+        """Draw in the current round; the tile drawn."""
+        event = self.check(seat, "draw", auto=auto)
+        self.apply([event])
+        return event.tile
 
     def play_for(self, seat: int) -> None:
         """The table's automatic move for `seat` (S3)."""
-        self._current().play_for(seat)
+        self.apply(self.check_auto(seat))
 
     def _current(self) -> Round:
         if self.over:
@@ -94,11 +129,10 @@ class Match:
             raise RoundOver("No round is being played.")
         return self.round
 
-    def _check_can_deal(self) -> None:
-        if self.over:
-            raise MatchOver("The match is over.")
-        if self.round is not None and not self.round.over:
-            raise GameError("The current round is not over yet.")
+    def _count(self, result: RoundResult) -> None:
+        self.scores[result.winner] += result.points
+        if self.winner is None and self.scores[result.winner] >= self.target:
+            self.winner = result.winner
 
     # -- persistence -----------------------------------------------------------
 
@@ -108,22 +142,4 @@ class Match:
         return {"format": "domino-match/1", "variant": self.variant.name, "seats": self.seats,
                 "target": self.target, "players": list(self.players),
                 "rounds": [r.to_dict() for r in rounds],
-                "scores": _tally(self.target, self.variant, self.seats, rounds)[0],
-                "winner": _tally(self.target, self.variant, self.seats, rounds)[1]}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Match:
-        """Load and replay a record through the rules; a record that breaks one is refused."""
-        from .record import load_match  # the record module owns validation
-        return load_match(data)
-
-
-def _tally(target, variant, seats, rounds) -> tuple[list[int], int | None]:
-    """Scores by side over the finished rounds, and the first side to reach the target."""
-    scores, winner = [0] * variant.side_count(seats), None
-    for rnd in rounds:
-        if rnd.result is not None:
-            scores[rnd.result.winner] += rnd.result.points
-            if winner is None and scores[rnd.result.winner] >= target:
-                winner = rnd.result.winner
-    return scores, winner
+                "scores": list(self.scores), "winner": self.winner}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
-from .errors import BadRecord, GameError
+from .errors import BadInput, BadRecord, GameError, IllegalMove
 from .match import Match
-from .rules import Round
+from .rules import Event, Round
+from .tiles import Tile, parse_tiles
+from .variants import Variant
 
 FORMAT = "domino-match/1"
 
@@ -56,9 +58,9 @@ def _replay(data: dict) -> Match:
             raise BadRecord(f"Round {round_data['number']} is out of order.")
         _check_deal(match, round_data)
         previous = match.round.opener if match.round else None
-        rnd = Round.from_dict(round_data, match.variant, previous)
+        rnd = load_round(round_data, match.variant, previous)
         _check_outcome(rnd, round_data)
-        match.rounds.append(rnd)
+        match.add_round(rnd)
     if "scores" in data and data["scores"] != match.scores:
         raise BadRecord(f"The scores should be {match.scores}, not {data['scores']}.")
     if "winner" in data and data["winner"] != match.winner:
@@ -88,3 +90,41 @@ def _check_outcome(rnd: Round, round_data: dict) -> None:
         raise BadRecord(f"Round {rnd.number} should end {rnd.result.to_dict()}.")
     if round_data.get("ends") != [rnd.left, rnd.right]:
         raise BadRecord(f"Round {rnd.number} should end with ends {[rnd.left, rnd.right]}.")
+
+
+def load_round(data: dict, variant: Variant, previous_opener: int | None = None) -> Round:
+    """Rebuild a round from its record form, checking each event; a broken rule raises a GameError."""
+    hands = [parse_tiles(h) for h in data["hands"]]
+    rnd = Round(variant, hands, parse_tiles(data["boneyard"]), data["number"], previous_opener)
+    if data.get("opener", rnd.opener) != rnd.opener:
+        raise IllegalMove(f"Seat {rnd.opener} opens this round, not seat {data['opener']}.")
+    for event in data["events"]:
+        replay_event(rnd, event)
+    return rnd
+
+
+def replay_event(rnd: Round, data: dict) -> None:
+    """Check one event in record form and apply it; an automatic one must be what S3 would do."""
+    seat, action, auto = data["seat"], data["action"], bool(data.get("auto", False))
+    if auto and action != "draw":  # a draw is forced anyway: nothing else to compare
+        expected = rnd.check_auto(seat)[0]
+        if (action, data.get("tile"), data.get("end")) != _record_key(expected):
+            raise IllegalMove(f"Event {data} is marked automatic but S3 would do {expected.to_dict()}.")
+    if action == "play":
+        event = rnd.check(seat, "play", Tile.parse(data["tile"]), data.get("end"), auto)
+    elif action == "pass":
+        if "ends" in data and data["ends"] != [rnd.left, rnd.right]:
+            raise IllegalMove(f"The ends were {[rnd.left, rnd.right]}, not {data['ends']} (T7).")
+        event = rnd.check(seat, "pass", auto=auto)
+    elif action == "draw":
+        event = rnd.check(seat, "draw", auto=auto)
+        if data.get("tile") != event.tile.text:
+            raise IllegalMove(f"The boneyard gives {event.tile}, not {data.get('tile')}.")
+    else:
+        raise BadInput(f"Unknown action {action!r}.")
+    rnd.apply(event)
+
+
+def _record_key(event: Event) -> tuple:
+    """(action, tile, end) as a record writes them; None where the action has none."""
+    return (event.action, event.tile.text if event.action == "play" else None, event.end)

@@ -1,8 +1,9 @@
-"""One round: the line with two ends, turns, play / pass / draw, round end and scoring."""
+"""One round: the line with two ends, turns, moves checked into events and applied, round end."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from .errors import (
     BadInput,
@@ -14,14 +15,36 @@ from .errors import (
     RoundOver,
     TileNotInHand,
 )
-from .tiles import ALL_TILES, Tile, hand_points, parse_tiles, tiles_text
-from .variants import RoundResult, Variant, get_variant
+from .tiles import ALL_TILES, Tile, hand_points, tiles_text
+from .variants import RoundResult, Variant
 
 ENDS = ("left", "right")
 
 
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One move as a value: what Round.check returns and Round.apply carries out."""
+
+    seat: int
+    action: str  # "play" | "pass" | "draw"
+    tile: Tile | None = None  # the tile placed or drawn
+    end: str | None = None  # "left" | "right" for a play; None for the opening tile
+    ends: tuple[int, int] | None = None  # for a pass: the two end numbers it was made at (T7)
+    auto: bool = False  # the table's move when time ran out (S3)
+    result: RoundResult | None = None  # how the round ends, when this move ends it
+
+    def to_dict(self) -> dict:
+        """The record form (domino-match/1) of this event."""
+        if self.action == "play":
+            return {"seat": self.seat, "action": "play", "tile": self.tile.text, "end": self.end,
+                    "auto": self.auto}
+        if self.action == "pass":
+            return {"seat": self.seat, "action": "pass", "ends": list(self.ends), "auto": self.auto}
+        return {"seat": self.seat, "action": "draw", "tile": self.tile.text, "auto": self.auto}
+
+
 class Round:
-    """A round in play; every action is checked fully before anything changes."""
+    """A round in play: check() turns an action into an Event or refuses it; apply() carries it out."""
 
     def __init__(self, variant: Variant, hands: list[list[Tile]], boneyard: list[Tile],
                  number: int = 1, previous_opener: int | None = None):
@@ -39,9 +62,10 @@ class Round:
         self.left: int | None = None
         self.right: int | None = None
         self.passes_in_a_row = 0
-        self.last_placer: int | None = None
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.result: RoundResult | None = None
+        self._placed_at = [-1] * self.seats  # move number of each seat's latest tile, -1: none (P8, D7)
+        self._missing = [set() for _ in hands]  # T7: the end numbers each seat passed at
 
     # -- dealing ---------------------------------------------------------------
 
@@ -63,6 +87,12 @@ class Round:
         """True once the round has a result."""
         return self.result is not None
 
+    @property
+    def last_placer(self) -> int | None:
+        """The seat that placed the latest tile, None before the first."""
+        seat = max(range(self.seats), key=self._placed_at.__getitem__)
+        return seat if self._placed_at[seat] >= 0 else None
+
     def fits(self, tile: Tile) -> bool:
         """Whether `tile` can be placed on either end now (T3)."""
         if self.left is None:
@@ -73,12 +103,10 @@ class Round:
         """The ends `tile` fits, left first; (None,) for the opening tile."""
         if self.left is None:
             return (None,) if self.fits(tile) else ()
-        ends = []
-        if self.left in (tile.low, tile.high):
-            ends.append("left")
-        if self.right in (tile.low, tile.high):
-            ends.append("right")
-        return tuple(ends)
+        halves = (tile.low, tile.high)
+        if self.left in halves:
+            return ("left", "right") if self.right in halves else ("left",)
+        return ("right",) if self.right in halves else ()
 
     def playable(self, seat: int) -> list[tuple[Tile, str | None]]:
         """Every legal (tile, end) for `seat`, in hand order, left before right."""
@@ -98,82 +126,129 @@ class Round:
 
     def known_missing(self, seat: int) -> list[int]:
         """T7: the numbers `seat` showed it lacks by passing at them, ascending."""
-        numbers = set()
-        for event in self.events:
-            if event["action"] == "pass" and event["seat"] == seat:
-                numbers.update(event["ends"])
-        return sorted(numbers)
+        return sorted(self._missing[seat])
 
-    # -- actions ---------------------------------------------------------------
+    # -- checking moves --------------------------------------------------------
+
+    def check(self, seat: int, action: str, tile: Tile | None = None, end: str | None = None,
+              auto: bool = False) -> Event:
+        """The event `seat`'s action would be, or the GameError that refuses it; changes nothing.
+
+        `action` is "play" (`tile` on `end`; None picks the only end it fits), "pass" or "draw".
+        `auto` marks the table's move (S3); a play so marked must be the first tile that fits.
+        The event's `result` says whether, and how, it ends the round.
+        """
+        self._check_turn(seat)
+        if action == "play":
+            return self._check_play(seat, tile, end, auto)
+        if action == "pass":
+            return self._check_pass(seat, auto)
+        if action == "draw":
+            return self._check_draw(seat, auto)
+        raise BadInput(f"Unknown action {action!r}.")
+
+    def check_auto(self, seat: int) -> list[Event]:
+        """S3: the table's move for `seat` when time runs out, as events; changes nothing.
+
+        In Draw, first the draws D3 requires (the boneyard's order is known), then the first
+        tile that fits in hand order on its first end (left, then right), or else a pass.
+        """
+        self._check_turn(seat)
+        first = self._first_fit(seat)
+        drawn: list[Tile] = []
+        if first is None and self.variant.draws:
+            for tile in self.boneyard:
+                drawn.append(tile)
+                ends = self.ends_for(tile)
+                if ends:
+                    first = (tile, ends[0])
+                    break
+        events = [Event(seat, "draw", tile, None, None, True) for tile in drawn]
+        if first is not None:
+            events.append(self._play_event(seat, *first, True, len(drawn)))
+        else:  # having drawn, this pass cannot block: passes in a row leave the boneyard empty
+            events.append(self._pass_event(seat, True))
+        return events
+
+    # -- applying moves --------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Carry out an event that check() or check_auto() returned for the current state."""
+        seat, action = event.seat, event.action
+        if action == "play":
+            self.hands[seat].remove(event.tile)
+            self._place(event.tile, event.end)
+            self.passes_in_a_row = 0
+            self._placed_at[seat] = len(self.events)
+        elif action == "pass":
+            self.passes_in_a_row += 1
+            self._missing[seat].update(event.ends)
+        else:
+            self.boneyard.pop(0)  # D3: the drawn tile is the boneyard's first; the turn stays
+            self.hands[seat].append(event.tile)
+        self.events.append(event)
+        if event.result is not None:
+            self.result = event.result  # T8, P7, D6
+        else:
+            self.turn = self.turn_after(event)
+
+    def turn_after(self, event: Event) -> int | None:
+        """Who plays once `event` is applied: the next seat (T5), the same after a draw (D3), or
+        None when it ends the round."""
+        if event.result is not None:
+            return None
+        return event.seat if event.action == "draw" else (event.seat + 1) % self.seats
 
     def play(self, seat: int, tile: Tile, end: str | None = None, auto: bool = False) -> None:
         """Place `tile` from `seat`'s hand on `end` (T3); None picks the only end it fits."""
-        self._check_turn(seat)
-        if tile not in self.hands[seat]:
-            raise TileNotInHand(f"You do not hold {tile}.")
-        end = self._choose_end(tile, end)
-        if auto and self.playable(seat)[0] != (tile, end):
-            raise IllegalMove(f"The table's move (S3) is the first tile that fits, not {tile}.")
-        self.hands[seat].remove(tile)
-        self._place(tile, end)
-        self.events.append({"seat": seat, "action": "play", "tile": tile.text, "end": end, "auto": auto})
-        self.passes_in_a_row = 0
-        self.last_placer = seat
-        if not self.hands[seat]:
-            self._finish("domino", seat)  # T8
-        else:
-            self.turn = (seat + 1) % self.seats  # T5
+        self.apply(self.check(seat, "play", tile, end, auto))
 
     def pass_turn(self, seat: int, auto: bool = False) -> None:
         """Pass (T6); the n-th pass in a row blocks the round (P7, D6)."""
-        self._check_turn(seat)
-        if self.can_place(seat):
-            raise MustPlay("You have a tile that fits, so you cannot pass.")
-        if self.variant.draws and self.boneyard:
-            raise MustDraw("You cannot place: draw from the boneyard first.")
-        self.events.append({"seat": seat, "action": "pass", "ends": [self.left, self.right], "auto": auto})
-        self.passes_in_a_row += 1
-        if self.passes_in_a_row == self.seats:
-            self._finish("blocked", None)
-        else:
-            self.turn = (seat + 1) % self.seats
+        self.apply(self.check(seat, "pass", auto=auto))
 
     def draw(self, seat: int, auto: bool = False) -> Tile:
         """D3: take the next boneyard tile into the hand; the turn stays with `seat`."""
-        self._check_draw(seat)
-        tile = self.boneyard.pop(0)
-        self.hands[seat].append(tile)
-        self.events.append({"seat": seat, "action": "draw", "tile": tile.text, "auto": auto})
-        return tile
+        event = self.check(seat, "draw", auto=auto)
+        self.apply(event)
+        return event.tile
 
     def play_for(self, seat: int) -> None:
         """S3: the table's move when time runs out: draw as D3 says, then the first fit, or pass."""
-        self._check_turn(seat)
-        while self.must_draw(seat):
-            self.draw(seat, auto=True)
-        moves = self.playable(seat)
-        if moves:
-            tile, end = moves[0]
-            self.play(seat, tile, end, auto=True)
-        else:
-            self.pass_turn(seat, auto=True)
+        for event in self.check_auto(seat):
+            self.apply(event)
 
     # -- internals -------------------------------------------------------------
-
-    def _check_draw(self, seat: int) -> None:
-        self._check_turn(seat)
-        if not self.variant.draws:
-            raise CannotDraw(f"Nobody draws in {self.variant.title}.")
-        if self.can_place(seat):
-            raise MustPlay("You have a tile that fits, so you cannot draw.")
-        if not self.boneyard:
-            raise CannotDraw("The boneyard is empty: pass.")
 
     def _check_turn(self, seat: int) -> None:
         if self.result is not None:
             raise RoundOver("This round is over.")
         if seat != self.turn:
             raise NotYourTurn("It is not your turn.")
+
+    def _check_play(self, seat: int, tile: Tile, end: str | None, auto: bool) -> Event:
+        if tile not in self.hands[seat]:
+            raise TileNotInHand(f"You do not hold {tile}.")
+        end = self._choose_end(tile, end)
+        if auto and self._first_fit(seat) != (tile, end):
+            raise IllegalMove(f"The table's move (S3) is the first tile that fits, not {tile}.")
+        return self._play_event(seat, tile, end, auto)
+
+    def _check_pass(self, seat: int, auto: bool) -> Event:
+        if self.can_place(seat):
+            raise MustPlay("You have a tile that fits, so you cannot pass.")
+        if self.variant.draws and self.boneyard:
+            raise MustDraw("You cannot place: draw from the boneyard first.")
+        return self._pass_event(seat, auto)
+
+    def _check_draw(self, seat: int, auto: bool) -> Event:
+        if not self.variant.draws:
+            raise CannotDraw(f"Nobody draws in {self.variant.title}.")
+        if self.can_place(seat):
+            raise MustPlay("You have a tile that fits, so you cannot draw.")
+        if not self.boneyard:
+            raise CannotDraw("The boneyard is empty: pass.")
+        return Event(seat, "draw", self.boneyard[0], None, None, auto)
 
     def _choose_end(self, tile: Tile, end: str | None) -> str | None:
         if end is not None and end not in ENDS:
@@ -194,43 +269,48 @@ class Round:
             raise IllegalMove(f"{tile} does not fit the {end} end ({number}).")
         return end
 
+    def _first_fit(self, seat: int) -> tuple[Tile, str | None] | None:
+        """S3's choice: the first tile in hand order that fits, on its first end."""
+        for tile in self.hands[seat]:
+            ends = self.ends_for(tile)
+            if ends:
+                return tile, ends[0]
+        return None
+
+    def _play_event(self, seat: int, tile: Tile, end: str | None, auto: bool, drawn: int = 0) -> Event:
+        """A play, `drawn` tiles having just been drawn; placing the last tile in hand ends the round (T8)."""
+        domino = len(self.hands[seat]) + drawn == 1
+        return Event(seat, "play", tile, end, None, auto, self._result(seat) if domino else None)
+
+    def _pass_event(self, seat: int, auto: bool) -> Event:
+        """A pass; when every seat has passed in a row the round is blocked (P7, D6)."""
+        blocked = self.passes_in_a_row + 1 == self.seats
+        return Event(seat, "pass", None, None, (self.left, self.right), auto,
+                     self._result(None) if blocked else None)
+
+    def _result(self, domino_seat: int | None) -> RoundResult:
+        """The variant's score if the round ends now: `domino_seat` places its last tile, or None: blocked."""
+        totals = [hand_points(hand) for hand in self.hands]
+        placed_at = list(self._placed_at)
+        if domino_seat is not None:
+            totals[domino_seat] = 0
+            placed_at[domino_seat] = len(self.events)
+        placers = sorted((s for s in range(self.seats) if placed_at[s] >= 0), key=lambda s: -placed_at[s])
+        reason = "blocked" if domino_seat is None else "domino"
+        return self.variant.score(reason, domino_seat, tuple(totals), tuple(placers), self.opener)
+
     def _place(self, tile: Tile, end: str | None) -> None:
         if end is None:
             self.line.append((tile.low, tile.high))
             self.left, self.right = tile.low, tile.high
         elif end == "left":
-            self.left = tile.other(self.left)
-            self.line.insert(0, (self.left, tile.other(self.left)))
+            outer = tile.other(self.left)
+            self.line.insert(0, (outer, self.left))
+            self.left = outer
         else:
-            self.right = tile.other(self.right)
-            self.line.append((tile.other(self.right), self.right))
-
-    def _finish(self, reason: str, domino_seat: int | None) -> None:
-        totals = tuple(hand_points(hand) for hand in self.hands)
-        if self.variant.teams:
-            self.result = _partnership_result(reason, domino_seat, totals, self.last_placer)
-        else:
-            self.result = self._individual_result(reason, domino_seat, totals)
-
-    def _individual_result(self, reason, domino_seat, totals) -> RoundResult:
-        if domino_seat is not None:  # D5
-            points = sum(totals) - totals[domino_seat]
-            return RoundResult(reason, domino_seat, points, totals)
-        lowest = min(totals)  # D6
-        tied = [s for s in range(self.seats) if totals[s] == lowest]
-        tie_break = None
-        winner = tied[0]
-        if len(tied) > 1:  # D7
-            winner, tie_break = self._most_recent_placer(tied)
-        points = sum(totals) - totals[winner] - totals[winner]
-        return RoundResult(reason, winner, points, totals, tie_break)
-
-    def _most_recent_placer(self, tied: list[int]) -> tuple[int, str]:
-        for event in reversed(self.events):
-            if event["action"] == "play" and event["seat"] in tied:
-                return event["seat"], "last_placer"
-        by_turn = sorted(tied, key=lambda s: (s - self.opener) % self.seats)
-        return by_turn[0], "turn_order"
+            outer = tile.other(self.right)
+            self.line.append((self.right, outer))
+            self.right = outer
 
     # -- persistence -----------------------------------------------------------
 
@@ -239,71 +319,12 @@ class Round:
         data = {"number": self.number, "opener": self.opener,
                 "hands": [tiles_text(h) for h in self.dealt_hands],
                 "boneyard": tiles_text(self.dealt_boneyard),
-                "events": [dict(e) for e in self.events]}
+                "events": [e.to_dict() for e in self.events]}
         if self.result is not None:
             data["ends"] = [self.left, self.right]
             data["result"] = self.result.to_dict()
         return data
 
-    @classmethod
-    def from_dict(cls, data: dict, variant: Variant | str, previous_opener: int | None = None) -> Round:
-        """Rebuild a round by replaying its events; any broken rule raises a GameError."""
-        if isinstance(variant, str):
-            variant = get_variant(variant)
-        hands = [parse_tiles(h) for h in data["hands"]]
-        rnd = cls(variant, hands, parse_tiles(data["boneyard"]), data["number"], previous_opener)
-        if data.get("opener", rnd.opener) != rnd.opener:
-            raise IllegalMove(f"Seat {rnd.opener} opens this round, not seat {data['opener']}.")
-        for event in data["events"]:
-            rnd.apply_event(event)
-        return rnd
-
-    def apply_event(self, event: dict) -> None:
-        """Apply one recorded event; an automatic one must be what S3 would have done."""
-        seat, action, auto = event["seat"], event["action"], bool(event.get("auto", False))
-        if auto and action != "draw":
-            expected = self._automatic_choice(seat)
-            if _event_key(event) != expected:
-                raise IllegalMove(f"Event {event} is marked automatic but S3 would do {expected}.")
-        if action == "play":
-            self.play(seat, Tile.parse(event["tile"]), event.get("end"), auto)
-        elif action == "pass":
-            if "ends" in event and event["ends"] != [self.left, self.right]:
-                raise IllegalMove(f"The ends were {[self.left, self.right]}, not {event['ends']} (T7).")
-            self.pass_turn(seat, auto)
-        elif action == "draw":
-            self._check_draw(seat)  # checked in full before the boneyard changes
-            if event.get("tile") != self.boneyard[0].text:
-                raise IllegalMove(f"The boneyard gives {self.boneyard[0]}, not {event.get('tile')}.")
-            self.draw(seat, auto)
-        else:
-            raise BadInput(f"Unknown action {action!r}.")
-
-    def _automatic_choice(self, seat: int) -> tuple:
-        moves = self.playable(seat)
-        if moves:
-            return ("play", moves[0][0].text, moves[0][1])
-        return ("pass",)
-
-
-def _event_key(event: dict) -> tuple:
-    if event["action"] == "play":
-        return ("play", event.get("tile"), event.get("end"))
-    return (event["action"],)
-
 
 def _hand_order(tile: Tile) -> tuple[int, int]:
     return (tile.low, tile.high)
-
-
-def _partnership_result(reason, domino_seat, totals, last_placer) -> RoundResult:
-    """P6 on a domino; P7 and its tie rule P8 when blocked."""
-    team_totals = (totals[0] + totals[2], totals[1] + totals[3])
-    if domino_seat is not None:
-        team = domino_seat % 2
-        return RoundResult(reason, team, team_totals[1 - team], totals)
-    if team_totals[0] != team_totals[1]:
-        team = 0 if team_totals[0] < team_totals[1] else 1
-        return RoundResult(reason, team, team_totals[1 - team], totals)
-    team = last_placer % 2
-    return RoundResult(reason, team, team_totals[1 - team], totals, "last_placer")

@@ -1,4 +1,8 @@
-"""Partnership, Block and Draw: hand size, opener, drawing, sides and scoring (P, D rules)."""
+"""Partnership, Block and Draw: everything that differs between variants (P, D rules).
+
+The rest of the engine, the views and the web layer ask a Variant; none of them tests which
+variant it is. A new variant is a subclass registered in VARIANTS.
+"""
 
 from __future__ import annotations
 
@@ -27,13 +31,16 @@ class RoundResult:
 
 
 class Variant:
-    """Hooks shared by the three variants; subclasses fill in what differs."""
+    """The hooks every variant answers; subclasses fill in what differs."""
 
     name: str
     title: str
+    description: str  # one line for the create form, after the title
     seat_choices: tuple[int, ...]
-    draws: bool = False
-    teams: bool = False
+    default_seats: int
+    draws: bool = False  # D3: a seat that cannot place draws from the boneyard first
+    doubles_across: bool = False  # D4: doubles are shown across the line (P5: in line)
+    teams: bool = False  # a side is a team of several seats: "Ana & Carl score", not "Ana scores"
 
     def check_seats(self, seats: int) -> None:
         """Refuse a seat count this variant cannot be played with."""
@@ -42,31 +49,60 @@ class Variant:
             raise BadInput(f"{self.title} is played by {choices} players.")
 
     def hand_size(self, seats: int) -> int:
-        """How many tiles each seat is dealt."""
+        """How many tiles each seat is dealt; the rest is the boneyard."""
         raise NotImplementedError
 
-    def side_of(self, seat: int) -> int:
-        """The side (team or seat) a seat scores for."""
-        return seat
+    def opener(self, hands, number: int, previous_opener: int | None) -> tuple[int, Tile | None]:
+        """Who opens this round, and the tile they must open with (None: any tile)."""
+        raise NotImplementedError
+
+    # -- sides -----------------------------------------------------------------
 
     def side_count(self, seats: int) -> int:
         """How many sides keep a score."""
         return seats
 
-    def opener(self, hands, number: int, previous_opener: int | None) -> tuple[int, Tile | None]:
-        """Who opens this round, and the tile they must open with (None: any tile)."""
+    def side_of(self, seat: int) -> int:
+        """The side (team or seat) a seat scores for."""
+        return seat
+
+    def side_name(self, side: int, players: list[str]) -> str:
+        """A side's name from its players' names: "Ana", or "Ana & Carl" for a team."""
+        return " & ".join(name for seat, name in enumerate(players) if self.side_of(seat) == side)
+
+    def side_label(self, side: int) -> str | None:
+        """A team's badge ("Team A"); None where a side is a single seat."""
+        return f"Team {chr(ord('A') + side)}" if self.teams else None
+
+    # -- scoring ---------------------------------------------------------------
+
+    def score(self, reason: str, domino_seat: int | None, totals: tuple[int, ...],
+              placers: tuple[int, ...], opener: int) -> RoundResult:
+        """Score a finished round.
+
+        `reason` is "domino" (then `domino_seat` placed its last tile) or "blocked"; `totals`
+        are the points left in each seat's hand; `placers` the seats that placed a tile this
+        round, the most recent first.
+        """
+        raise NotImplementedError
+
+    def blocked_text(self, result: RoundResult, side_names: list[str]) -> str:
+        """A sentence that explains a blocked round's result, for the table."""
         raise NotImplementedError
 
 
 class Partnership(Variant):
     """Four players, two teams of partners sitting opposite (P1-P9)."""
 
-    name, title, seat_choices, teams = "partnership", "Partnership", (4,), True
+    name, title, description = "partnership", "Partnership", "4 players in two teams"
+    seat_choices, default_seats, teams = (4,), 4, True
 
     def hand_size(self, seats: int) -> int:
+        """P2: all 28 tiles, seven each."""
         return 7
 
     def side_of(self, seat: int) -> int:
+        """P1: partners sit opposite."""
         return seat % 2
 
     def side_count(self, seats: int) -> int:
@@ -78,11 +114,38 @@ class Partnership(Variant):
             return next(s for s, hand in enumerate(hands) if DOUBLE_SIX in hand), None
         return (previous_opener + 1) % len(hands), None
 
+    def score(self, reason, domino_seat, totals, placers, opener):
+        """P6 on a domino; P7 when blocked, and its tie rule P8."""
+        team_totals = self._team_totals(totals)
+        tie_break = None
+        if domino_seat is not None:
+            team = self.side_of(domino_seat)
+        elif team_totals[0] != team_totals[1]:
+            team = 0 if team_totals[0] < team_totals[1] else 1
+        else:
+            team, tie_break = self.side_of(placers[0]), "last_placer"
+        return RoundResult(reason, team, team_totals[1 - team], totals, tie_break)
+
+    def blocked_text(self, result, side_names):
+        team_totals = self._team_totals(result.hand_totals)
+        winner = side_names[result.winner]
+        text = (f"Blocked: nobody could place. Hands add up to {team_totals[0]} ({side_names[0]}) "
+                f"and {team_totals[1]} ({side_names[1]}). ")
+        if result.tie_break:
+            return text + f"A tie, so the team that placed the last tile, {winner}, scores {result.points}."
+        return text + f"{winner} have fewer and score {result.points}."
+
+    def _team_totals(self, totals) -> list[int]:
+        team_totals = [0, 0]
+        for seat, points in enumerate(totals):
+            team_totals[self.side_of(seat)] += points
+        return team_totals
+
 
 class Individual(Variant):
     """Block and Draw: 2-4 players each for themselves (D1-D8)."""
 
-    seat_choices = (2, 3, 4)
+    seat_choices, default_seats, doubles_across = (2, 3, 4), 4, True
 
     def hand_size(self, seats: int) -> int:
         """D1: seven each for two players, five each for three or four."""
@@ -98,20 +161,45 @@ class Individual(Variant):
         best = max(holder, key=rank)
         return holder[best], best
 
+    def score(self, reason, domino_seat, totals, placers, opener):
+        """D5 on a domino; D6 when blocked, and its tie rule D7."""
+        if domino_seat is not None:
+            return RoundResult(reason, domino_seat, sum(totals) - totals[domino_seat], totals)
+        lowest = min(totals)
+        tied = [seat for seat, points in enumerate(totals) if points == lowest]
+        winner, tie_break = tied[0], None
+        if len(tied) > 1:
+            recent = [seat for seat in placers if seat in tied]
+            if recent:
+                winner, tie_break = recent[0], "last_placer"
+            else:
+                winner, tie_break = min(tied, key=lambda s: (s - opener) % len(totals)), "turn_order"
+        return RoundResult(reason, winner, sum(totals) - 2 * lowest, totals, tie_break)
+
+    def blocked_text(self, result, side_names):
+        text = f"Blocked: nobody could place. {side_names[result.winner]} has the lowest hand "
+        text += f"({result.hand_totals[result.winner]})"
+        if result.tie_break == "last_placer":
+            text += ", tied, and placed a tile most recently"
+        elif result.tie_break == "turn_order":
+            text += ", tied, and comes first in turn order"
+        return text + f", and scores {result.points}."
+
 
 class Block(Individual):
     """Block: a player who cannot place passes."""
 
-    name, title = "block", "Block"
+    name, title, description = "block", "Block", "2 to 4, each for themselves"
 
 
 class Draw(Individual):
     """Draw: a player who cannot place draws from the boneyard first (D3)."""
 
-    name, title, draws = "draw", "Draw", True
+    name, title, description, draws = "draw", "Draw", "2 to 4, draw when you cannot play", True
 
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (Partnership(), Block(), Draw())}
+DEFAULT_VARIANT = "partnership"
 
 
 def get_variant(name: str) -> Variant:
@@ -119,6 +207,5 @@ def get_variant(name: str) -> Variant:
     try:
         return VARIANTS[name]
     except (KeyError, TypeError):
-        raise BadInput(f"Unknown variant {str(name)[:20]!r}; choose partnership, block or draw.") from None
-
-
+        *others, last = VARIANTS
+        raise BadInput(f"Unknown variant {str(name)[:20]!r}; choose {', '.join(others)} or {last}.") from None

@@ -2,16 +2,38 @@
 
 Before a round ends a view holds the viewer's own hand and nothing of any other hand or of
 the boneyard but their sizes; at round end every hand is shown (T9). The boneyard's contents
-are never in a view.
+are never in a view. Variants differ only through the facts their Variant gives.
 """
 
 from __future__ import annotations
 
 from .match import Match
-from .rules import Round
+from .rules import Event, Round
 from .tiles import hand_points
+from .variants import DEFAULT_VARIANT, VARIANTS, Variant
 
 LOG_SHOWN = 8  # moves listed in a view's log (the latest)
+
+
+def variant_facts(variant: Variant, seats: int) -> dict:
+    """What templates may know of a variant played at `seats` seats: plain facts, no rules.
+
+    draws: a seat that cannot place draws (the boneyard's size is worth showing);
+    doubles_across: doubles are drawn across the line; teams: a side is a team (its name takes
+    a plural verb); seat_sides and seat_labels: each seat's side and badge ("Team A" or None).
+    """
+    sides = [variant.side_of(seat) for seat in range(seats)]
+    return {"name": variant.name, "title": variant.title, "description": variant.description,
+            "seats": seats, "draws": variant.draws, "doubles_across": variant.doubles_across,
+            "teams": variant.teams, "seat_sides": sides,
+            "seat_labels": [variant.side_label(side) for side in sides]}
+
+
+def variant_menu() -> list[dict]:
+    """The create form's choices: name, title, description, seat choices, default seats, default."""
+    return [{"name": v.name, "title": v.title, "description": v.description,
+             "seat_choices": list(v.seat_choices), "default_seats": v.default_seats,
+             "default": v.name == DEFAULT_VARIANT} for v in VARIANTS.values()]
 
 
 def seat_view(match: Match, seat: int | None) -> dict:
@@ -20,8 +42,8 @@ def seat_view(match: Match, seat: int | None) -> dict:
     revealed = rnd is not None and rnd.over
     players = [_player(match, rnd, s, revealed or s == seat) for s in range(match.seats)]
     return {
-        "variant": match.variant.name, "title": match.variant.title, "seats": match.seats,
-        "target": match.target, "teams": match.variant.teams, "you": seat,
+        "variant": variant_facts(match.variant, match.seats), "title": match.variant.title,
+        "seats": match.seats, "target": match.target, "you": seat,
         "players": players, "sides": _sides(match), "round": _round(match, rnd, seat),
         "hand": _hand(rnd, seat) if rnd is not None and seat is not None else [],
         "can": _can(match, rnd, seat), "match_over": match.over, "winner": match.winner,
@@ -53,9 +75,10 @@ def _player(match: Match, rnd: Round | None, seat: int, show_hand: bool) -> dict
 
 
 def _hand(rnd: Round, seat: int) -> list[dict]:
+    """The seat's tiles in the order shown; on its turn, the ends each fits (None: it opens the line)."""
     my_turn = not rnd.over and rnd.turn == seat
     return [{"tile": t.text, "low": t.low, "high": t.high,
-             "ends": [e or "any" for e in rnd.ends_for(t)] if my_turn else []}
+             "ends": list(rnd.ends_for(t)) if my_turn else []}
             for t in rnd.hands[seat]]
 
 
@@ -81,55 +104,32 @@ def _round(match: Match, rnd: Round | None, seat: int | None) -> dict | None:
             "result": _result(match, rnd) if rnd.over else None}
 
 
-def _public_event(event: dict, seat: int | None) -> dict:
-    """A drawn tile is known only to the drawer until the round ends."""
-    if event["action"] == "draw" and event["seat"] != seat:
-        return {"seat": event["seat"], "action": "draw", "auto": event["auto"]}
-    return dict(event)
+def _public_event(event: Event, seat: int | None) -> dict:
+    """An event's record form; a drawn tile is named to its drawer only."""
+    if event.action == "draw" and event.seat != seat:
+        return {"seat": event.seat, "action": "draw", "auto": event.auto}
+    return event.to_dict()
 
 
 def _sides(match: Match) -> list[dict]:
-    scores = match.scores
     return [{"side": side, "name": _side_name(match, side), "score": score}
-            for side, score in enumerate(scores)]
+            for side, score in enumerate(match.scores)]
 
 
 def _side_name(match: Match, side: int) -> str:
-    if match.variant.teams:
-        a, b = match.players[side], match.players[side + 2]
-        return f"{a} & {b}"
-    return match.players[side]
+    return match.variant.side_name(side, match.players)
 
 
 def _result(match: Match, rnd: Round) -> dict:
     """The round's result with a sentence that explains it."""
     result = rnd.result
-    names = match.players
-    winner = _side_name(match, result.winner)
+    side_names = [_side_name(match, side) for side in range(match.variant.side_count(match.seats))]
+    winner = side_names[result.winner]
     if result.reason == "domino":
-        domino_seat = rnd.last_placer
-        text = f"{names[domino_seat]} placed their last tile: {winner} score{_s(match)} {result.points}."
-    elif match.variant.teams:
-        hands = result.hand_totals
-        totals = [hands[0] + hands[2], hands[1] + hands[3]]
-        text = (f"Blocked: nobody could place. Hands add up to {totals[0]} ({_side_name(match, 0)}) "
-                f"and {totals[1]} ({_side_name(match, 1)}). ")
-        if result.tie_break:
-            text += f"A tie, so the team that placed the last tile, {winner}, scores {result.points}."
-        else:
-            text += f"{winner} have fewer and score {result.points}."
+        verb = "score" if match.variant.teams else "scores"  # a team's name is plural: "Ana & Carl"
+        text = f"{match.players[rnd.last_placer]} placed their last tile: {winner} {verb} {result.points}."
     else:
-        text = f"Blocked: nobody could place. {winner} has the lowest hand "
-        text += f"({result.hand_totals[result.winner]})"
-        if result.tie_break == "last_placer":
-            text += ", tied, and placed a tile most recently"
-        elif result.tie_break == "turn_order":
-            text += ", tied, and comes first in turn order"
-        text += f", and scores {result.points}."
+        text = match.variant.blocked_text(result, side_names)
     return {"reason": result.reason, "winner": result.winner, "winner_name": winner,
             "points": result.points, "hand_totals": list(result.hand_totals),
             "tie_break": result.tie_break, "text": text}
-
-
-def _s(match: Match) -> str:
-    return "" if match.variant.teams else "s"

@@ -152,24 +152,24 @@ class Store:
 
     # -- writes ----------------------------------------------------------------
 
-    def create_table(self, row: dict) -> None:
-        """Insert a new table row."""
-        with self.write() as db:
-            db.execute("INSERT INTO tables (id, variant, seats, target, created_at, version, match_no,"
-                       " turn_started, deadline) VALUES (:id, :variant, :seats, :target, :created_at,"
-                       " :version, :match_no, :turn_started, :deadline)", row)
-
     def commit(self, table_row: dict, *, seat_row: dict | None = None, round_data: dict | None = None,
-               events: tuple[int, int, list[dict]] | None = None, action: dict | None = None) -> None:
+               events: tuple[int, int, list[dict]] | None = None, action: dict | None = None,
+               new: bool = False) -> None:
         """Write one accepted change: the table row, maybe a seat, a new round, new events, a log line.
 
-        `round_data` is a round's record (written whole when the round is dealt); `events` is
-        (round number, index of the first, the events) appended to a round already stored.
+        `new` inserts the table's row (its first change: the host's seat comes in the same
+        transaction). `round_data` is a round's record (written whole when the round is dealt);
+        `events` is (round number, index of the first, the events) appended to a round stored.
         """
         table_id, match_no = table_row["id"], table_row["match_no"]
         with self.write() as db:
-            db.execute("UPDATE tables SET version=:version, match_no=:match_no, turn_started=:turn_started,"
-                       " deadline=:deadline WHERE id=:id", table_row)
+            if new:
+                db.execute("INSERT INTO tables (id, variant, seats, target, created_at, version, match_no,"
+                           " turn_started, deadline) VALUES (:id, :variant, :seats, :target, :created_at,"
+                           " :version, :match_no, :turn_started, :deadline)", table_row)
+            else:
+                db.execute("UPDATE tables SET version=:version, match_no=:match_no,"
+                           " turn_started=:turn_started, deadline=:deadline WHERE id=:id", table_row)
             if seat_row is not None:
                 db.execute("INSERT INTO seats (table_id, seat, name, secret_hash, joined_at, browser_hash)"
                            " VALUES (:table_id, :seat, :name, :secret_hash, :joined_at, :browser_hash)",

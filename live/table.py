@@ -54,8 +54,6 @@ class Table:
         self.sockets = [0] * seats  # live websockets per seat
         self.active_at = created_at  # the last change or closed page: idle tables leave memory
         self.evicted = False  # left memory: whoever still holds this object must get it again
-        # What the store holds of the current round: (match_no, round number, events stored).
-        self.stored_round: tuple[int, int, int] | None = None
 
     # -- derived state ---------------------------------------------------------
 
@@ -100,11 +98,14 @@ class Table:
                 return seat
         return None
 
-    def row(self) -> dict:
-        """The table's row for the store."""
+    def row(self, version: int | None = None, match_no: int | None = None,
+            clock: TurnClock | None = None) -> dict:
+        """The table's row for the store; as it will be with a new version, match number or clock."""
+        clock = clock or self.clock
         return {"id": self.id, "variant": self.variant.name, "seats": self.seats, "target": self.target,
-                "created_at": self.created_at, "version": self.version, "match_no": self.match_no,
-                "turn_started": self.clock.turn_started, "deadline": self.clock.deadline}
+                "created_at": self.created_at, "version": self.version if version is None else version,
+                "match_no": self.match_no if match_no is None else match_no,
+                "turn_started": clock.turn_started, "deadline": clock.deadline}
 
 
 def hash_secret(secret: str) -> str:

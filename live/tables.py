@@ -14,17 +14,43 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from copy import copy
+from dataclasses import dataclass, field
 
 from game.errors import BadInput, GameError, NotYourTurn, StaleVersion
 from game.match import DEFAULT_TARGET, Match
 from game.record import load_match
+from game.rules import Event, Round
 from game.tiles import Tile
 
 from .store import Store
 from .table import NameTaken, NotHost, Table, TableFull, check_settings, clean_name, hash_secret
-from .turnclock import Timing
+from .turnclock import Timing, TurnClock
 
 log = logging.getLogger(__name__)
+
+
+class AlreadySeated(GameError):
+    """This browser holds a seat at this table already: one seat per browser."""
+
+    code = "seated"
+
+
+MOVES = ("play", "pass", "draw")
+
+
+@dataclass
+class Change:
+    """What one accepted action makes of a table, worked out before anything changes."""
+
+    detail: dict  # the action log's line: kind, seat, ..., at
+    clock: TurnClock  # the table's clock after it
+    match_no: int
+    events: list[Event] = field(default_factory=list)  # moves of the current round
+    newcomer: tuple[str, str, str | None] | None = None  # (name, secret hash, browser) taking a seat
+    match: Match | None = None  # a new match: the first, or the next with the same seats
+    new_round: Round | None = None  # a round dealt (stored whole)
+    new_table: bool = False  # the table's first write: its row is inserted with its host's seat
 
 
 class Tables:
@@ -125,45 +151,50 @@ class Tables:
         table.clock.turn_started, table.clock.deadline = row["turn_started"], row["deadline"]
         table.players = [s["name"] for s in row["seat_rows"]]
         table.secret_hashes = [s["secret_hash"] for s in row["seat_rows"]]
-        table.match, table.stored_round = None, None
+        table.match = None
         if row["rounds"]:
             table.match = load_match({"format": "domino-match/1", "variant": row["variant"],
                                       "seats": row["seats"], "target": row["target"],
                                       "players": table.players, "rounds": row["rounds"]})
-            rnd = table.match.round
-            table.stored_round = (table.match_no, rnd.number, len(rnd.events))
 
     # -- creating and joining --------------------------------------------------
 
     def create(self, host_name: str, variant: str = "partnership", seats: int = 4,
-               target: int = DEFAULT_TARGET) -> tuple[Table, str]:
+               target: int = DEFAULT_TARGET, browser: str | None = None) -> tuple[Table, str]:
         """Open a table; the host takes seat 0 (S1). Returns the table and the host's secret."""
         check_settings(variant, seats, target)
-        host_name = clean_name(host_name)
         table = Table(secrets.token_urlsafe(16), variant, seats, target, self.now(), self.timing)
-        self.store.create_table(table.row())
+        with table.lock:  # the table and its host's seat are stored in one transaction
+            secret = self._seat(table, host_name, browser, new_table=True)[1]
         with self._registry_lock:
             self._tables[table.id] = table
-        return table, self.join(table, host_name)[1]
+        return table, secret
 
-    def join(self, table: Table, name: str) -> tuple[int, str]:
-        """Seat a newcomer at the next free seat (S1); the last one starts the match."""
-        name = clean_name(name)
+    def join(self, table: Table, name: str, browser: str | None = None) -> tuple[int, str]:
+        """Seat a newcomer at the next free seat (S1); the last one starts the match.
+
+        `browser` (a hash naming the browser, web/security.py) gets one seat per table at most.
+        """
         with self.locked(table) as table:
-            if len(table.players) >= table.seats:
-                raise TableFull("Every seat is taken: you can watch this table.")
-            if name.casefold() in (p.casefold() for p in table.players):
-                raise NameTaken(f"Someone at this table is already called {name}.")
-            seat, secret, now = len(table.players), secrets.token_urlsafe(32), self.now()
-            table.players.append(name)
-            table.secret_hashes.append(hash_secret(secret))
-            seat_row = {"table_id": table.id, "seat": seat, "name": name,
-                        "secret_hash": table.secret_hashes[-1], "joined_at": now}
-            if len(table.players) == table.seats:
-                table.match = Match(table.variant, table.seats, table.target, table.players)
-                table.match.start_round(self.rng)
-                table.clock.start_turn(table.turn, now)
-            self._commit(table, {"kind": "join", "seat": seat, "name": name, "at": now}, seat_row=seat_row)
+            return self._seat(table, name, browser)
+
+    def _seat(self, table: Table, name: str, browser: str | None,
+              new_table: bool = False) -> tuple[int, str]:
+        name = clean_name(name)
+        if len(table.players) >= table.seats:
+            raise TableFull("Every seat is taken: you can watch this table.")
+        if browser is not None and self.store.seat_of_browser(table.id, browser) is not None:
+            raise AlreadySeated("This browser already has a seat at this table: reload the page.")
+        if name.casefold() in (p.casefold() for p in table.players):
+            raise NameTaken(f"Someone at this table is already called {name}.")
+        seat, secret, now = len(table.players), secrets.token_urlsafe(32), self.now()
+        change = Change({"kind": "join", "seat": seat, "name": name, "at": now}, copy(table.clock),
+                        table.match_no, newcomer=(name, hash_secret(secret), browser), new_table=new_table)
+        if seat + 1 == table.seats:  # the last seat: the match starts
+            change.match = Match(table.variant, table.seats, table.target, [*table.players, name])
+            change.new_round = change.match.deal_next(self.rng)
+            change.clock.start_turn(change.new_round.turn, now)
+        self._commit(table, change)
         return seat, secret
 
     # -- actions ---------------------------------------------------------------
@@ -179,14 +210,18 @@ class Tables:
             if kind == "next_round":  # the host, or anyone while the host is away: no dead end
                 if seat != 0 and not table.away(0, now):
                     raise NotHost("Only the host can start the next round while the host is here.")
-                self._next_round(table, now)
-                detail = {"kind": kind, "seat": seat, "at": now}
+                change = self._next_round(table, {"kind": kind, "seat": seat, "at": now})
             else:
-                self._require_match(table)
-                self._apply(table, seat, kind, tile, end)
-                self._after_move(table, seat, now)  # a new round's clock was started by _next_round
+                if table.match is None:
+                    raise GameError("The match starts once every seat is taken.")
+                if kind not in MOVES:
+                    raise BadInput(f"Unknown action {kind!r}.")
+                # The engine checks the end; "" is the opening tile's (none).
+                event = table.match.check(seat, kind, Tile.parse(tile or "") if kind == "play" else None,
+                                          end or None)
                 detail = {"kind": kind, "seat": seat, "tile": tile, "end": end, "at": now}
-            self._commit(table, detail)
+                change = self._move(table, [event], detail)
+            self._commit(table, change)
 
     def expire(self, table_id: str, version: int | None = None) -> bool:
         """The clock's move (S3, T10) if the table is due; True if something was applied."""
@@ -201,48 +236,41 @@ class Tables:
                 return False
             if table.phase == "playing":
                 seat = table.turn
-                table.match.play_for(seat)
-                self._after_move(table, seat, now)
-                self._commit(table, {"kind": "timeout", "seat": seat, "at": now})
+                change = self._move(table, table.match.check_auto(seat), {"kind": "timeout", "seat": seat,
+                                                                            "at": now})
             else:
-                self._next_round(table, now)
-                self._commit(table, {"kind": "next_round", "seat": None, "at": now})
+                change = self._next_round(table, {"kind": "next_round", "seat": None, "at": now})
+            self._commit(table, change)
         return True
 
-    def _apply(self, table: Table, seat: int, kind: str, tile: str | None, end: str | None) -> None:
-        match = table.match
-        if kind == "play":  # the engine checks the end; "" is the opening tile's (none)
-            match.play(seat, Tile.parse(tile or ""), end or None)
-        elif kind == "pass":
-            match.pass_turn(seat)
-        elif kind == "draw":
-            match.draw(seat)
+    def _move(self, table: Table, events: list, detail: dict) -> Change:
+        """A checked move's change: its events, and the clock for what follows (S3, T10)."""
+        change = Change(detail, copy(table.clock), table.match_no, events=events)
+        phase, now = table.match.phase_after(events), detail["at"]
+        if phase == "playing":
+            turn = table.match.turn_after(events)
+            if turn != detail["seat"]:  # a draw keeps the turn, and its clock
+                change.clock.start_turn(turn, now)
+        elif phase == "pause":
+            change.clock.start_pause(now)
         else:
-            raise BadInput(f"Unknown action {kind!r}.")
+            change.clock.stop()
+        return change
 
-    def _next_round(self, table: Table, now: float) -> None:
+    def _next_round(self, table: Table, detail: dict) -> Change:
         """T10: the next round (host early, or the clock); after a match, a new one, same seats."""
         phase = table.phase
+        change = Change(detail, copy(table.clock), table.match_no)
         if phase == "pause":
-            table.match.start_round(self.rng)
+            change.new_round = table.match.deal_next(self.rng)
         elif phase == "over":
-            table.match_no += 1
-            table.match = Match(table.variant, table.seats, table.target, table.players)
-            table.match.start_round(self.rng)
+            change.match_no += 1
+            change.match = Match(table.variant, table.seats, table.target, table.players)
+            change.new_round = change.match.deal_next(self.rng)
         else:
             raise GameError("The next round can start only once this one is over.")
-        table.clock.start_turn(table.turn, now)
-
-    def _after_move(self, table: Table, seat: int, now: float) -> None:
-        """Restart the clock for a new turn, start the pause, or stop it at the match's end."""
-        phase = table.phase
-        if phase == "playing":
-            if table.turn != seat:  # a draw keeps the turn, and its clock
-                table.clock.start_turn(table.turn, now)
-        elif phase == "pause":
-            table.clock.start_pause(now)
-        else:
-            table.clock.stop()
+        change.clock.start_turn(change.new_round.turn, detail["at"])
+        return change
 
     # -- presence --------------------------------------------------------------
 
@@ -283,32 +311,35 @@ class Tables:
         if version != table.version:
             raise StaleVersion("The table changed just before your move arrived: look again, then play.")
 
-    def _require_match(self, table: Table) -> None:
-        if table.match is None:
-            raise GameError("The match starts once every seat is taken.")
+    def _commit(self, table: Table, change: Change) -> None:
+        """Durable first, then applied and shown: write the change, apply it, publish, reschedule.
 
-    def _commit(self, table: Table, detail: dict, seat_row: dict | None = None) -> None:
-        """Durable first, then shown: bump the version, write, publish, reschedule."""
-        table.version += 1
-        table.active_at = detail["at"]
-        round_data, events, stored = None, None, None
-        if table.match and table.match.round:
+        Nothing in memory changes before the store has it: a failed write leaves the table as it was.
+        """
+        version = table.version + 1
+        seat_row = round_data = events = None
+        if change.newcomer is not None:
+            name, secret_hash, browser = change.newcomer
+            seat_row = {"table_id": table.id, "seat": len(table.players), "name": name,
+                        "secret_hash": secret_hash, "joined_at": change.detail["at"], "browser_hash": browser}
+        if change.new_round is not None:
+            round_data = change.new_round.to_dict()  # dealt: stored whole, once
+        if change.events:
             rnd = table.match.round
-            stored = (table.match_no, rnd.number, len(rnd.events))
-            if table.stored_round is None or table.stored_round[:2] != stored[:2]:
-                round_data = rnd.to_dict()  # dealt since the last commit: stored whole, once
-            elif len(rnd.events) > table.stored_round[2]:
-                first = table.stored_round[2]
-                events = (rnd.number, first, rnd.events[first:])
-        try:
-            self.store.commit(table.row(), seat_row=seat_row, round_data=round_data, events=events,
-                              action=detail)
-        except Exception:
-            # Memory ran ahead of the disk: put the stored state back into this same object
-            # (everyone holds it), keeping who is connected.
-            self._fill(table, self.store.load_table(table.id))
-            raise
-        table.stored_round = stored
+            events = (rnd.number, len(rnd.events), [event.to_dict() for event in change.events])
+        self.store.commit(table.row(version, change.match_no, change.clock), seat_row=seat_row,
+                          round_data=round_data, events=events, action=change.detail, new=change.new_table)
+        table.version, table.match_no, table.clock = version, change.match_no, change.clock
+        table.active_at = change.detail["at"]
+        if change.newcomer is not None:
+            table.players.append(change.newcomer[0])
+            table.secret_hashes.append(change.newcomer[1])
+        if change.match is not None:
+            table.match = change.match
+        if change.new_round is not None:
+            table.match.add_round(change.new_round)
+        if change.events:
+            table.match.apply(change.events)
         self._publish(table)
         self.schedule(table.id, table.due_at())
 

@@ -20,6 +20,8 @@ def init_limits(app: Flask) -> Limiter:
     """Limit the routes of LIMITED by the settings they name; a readable 429 with Retry-After."""
     limiter = Limiter(get_remote_address, app=app, storage_uri="memory://", headers_enabled=True,
                       enabled=app.config["LIMITS"])
+    # The limited views hold only a weak reference to it (and, turned off, nothing else does).
+    app.extensions["fichas_limiter"] = limiter
     for endpoint, setting in LIMITED.items():
         per_minute = app.config[setting]
         app.view_functions[endpoint] = limiter.limit(f"{per_minute} per minute")(app.view_functions[endpoint])

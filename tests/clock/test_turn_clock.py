@@ -70,7 +70,7 @@ def test_s3_turn_runs_45_seconds_then_the_table_plays(tables, clock):
     clock.advance(0.1)
     assert tables.expire(table.id)
     event = table.match.round.events[-1]
-    assert event["seat"] == seat and event["auto"] is True and event["action"] == "play"
+    assert event.seat == seat and event.auto is True and event.action == "play"
     assert table.turn == (seat + 1) % 4 and table.version == version + 1
 
 
@@ -85,9 +85,9 @@ def test_s3_automatic_play_is_the_first_fitting_tile_left_then_right(tables, clo
         assert tables.expire(table.id)
         event = rnd.events[-1]
         if expected is None:
-            assert event["action"] == "pass"
+            assert event.action == "pass"
         else:
-            assert (event["tile"], event["end"]) == (expected[0].text, expected[1])
+            assert (event.tile, event.end) == expected
 
 
 def test_s3_draw_variant_draws_then_plays_when_time_runs_out(db, clock):
@@ -105,12 +105,12 @@ def test_s3_draw_variant_draws_then_plays_when_time_runs_out(db, clock):
         clock.advance(45)
         assert tables.expire(table.id)
         new = rnd.events[before:]
-        assert all(e["auto"] for e in new)
+        assert all(e.auto for e in new)
         if must_draw:
             drew = True
-            assert new[0]["action"] == "draw"
-            assert new[-1]["action"] in ("play", "pass")
-            assert all(e["action"] == "draw" for e in new[:-1])
+            assert new[0].action == "draw"
+            assert new[-1].action in ("play", "pass")
+            assert all(e.action == "draw" for e in new[:-1])
     store.close()
     assert drew, "no turn needed a draw in 40 automatic turns"
 
@@ -158,7 +158,7 @@ def test_s4_reconnecting_never_gives_time_back(tables, clock):
     assert not tables.expire(table.id)
     clock.advance(0.1)
     assert tables.expire(table.id)
-    assert table.match.round.events[-1]["auto"] is True
+    assert table.match.round.events[-1].auto is True
 
 
 def test_s4_only_the_last_socket_closing_disconnects(tables, clock):
@@ -239,7 +239,7 @@ def test_restart_grace_then_the_table_plays_for_an_absent_player(db, clock):
     assert not restarted.expire(table.id)
     clock.advance(0.1)
     assert restarted.expire(table.id)
-    assert table.version == version + 1 and table.match.round.events[-1]["auto"] is True
+    assert table.version == version + 1 and table.match.round.events[-1].auto is True
     restarted.store.close()
 
 

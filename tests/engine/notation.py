@@ -22,6 +22,7 @@ Events are space separated, each ``seat:action``:
 
 from __future__ import annotations
 
+from game.record import load_round
 from game.rules import Round
 from game.tiles import ALL_TILES, Tile, tiles_text
 from game.variants import Variant, get_variant
@@ -113,12 +114,12 @@ def snapshot(rnd: Round) -> tuple:
     """Everything a refused action must leave as it was."""
     return (rnd.to_dict(), [tiles_text(h) for h in rnd.hands], list(rnd.line), rnd.left, rnd.right,
             rnd.turn, tiles_text(rnd.boneyard), rnd.passes_in_a_row, rnd.last_placer, rnd.result,
-            [dict(e) for e in rnd.events])
+            list(rnd.events))
 
 
 def replay(rnd: Round, previous_opener: int | None = None) -> Round:
-    """The round rebuilt from its record form by Round.from_dict; it must come back identical."""
-    again = Round.from_dict(rnd.to_dict(), rnd.variant, previous_opener)
+    """The round rebuilt from its record form by record.load_round; it must come back identical."""
+    again = load_round(rnd.to_dict(), rnd.variant, previous_opener)
     assert again.to_dict() == rnd.to_dict()
     assert snapshot(again) == snapshot(rnd)
     return again

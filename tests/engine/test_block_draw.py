@@ -105,7 +105,7 @@ def test_d2_every_round_of_a_match(variant, seats):
         doubles = [t for t in held if t.is_double]
         best = max(doubles or held, key=lambda t: (t.points, t.high))
         assert (rnd.opener, rnd.opening_tile) == (held[best], best)
-        assert rnd.events[0]["seat"] == rnd.opener and rnd.events[0]["tile"] == best.text
+        assert rnd.events[0].seat == rnd.opener and rnd.events[0].tile is best
 
 
 # -- D3: passing or drawing -----------------------------------------------------------------------
@@ -136,7 +136,7 @@ def test_d3_draw_one_tile_at_a_time_until_one_fits():
     assert rnd.playable(1) == [(Tile(2, 6), "left"), (Tile(2, 6), "right")]
     apply(rnd, "1:2-6>right")
     assert rnd.turn == 0 and line(rnd) == "6-6 6-2"
-    assert [e["action"] for e in rnd.events] == ["play", "draw", "draw", "draw", "play"]
+    assert [e.action for e in rnd.events] == ["play", "draw", "draw", "draw", "play"]
 
 
 def test_d3_draw_until_the_boneyard_is_empty_then_pass():
@@ -198,7 +198,7 @@ def test_d6_draw_blocks_only_with_an_empty_boneyard():
     rnd = position(DRAW_BLOCKED)
     assert rnd.boneyard == [] and rnd.result.hand_totals == (83, 7)
     assert result_of(rnd) == ("blocked", 1, 83 - 7, None)
-    assert [e["action"] for e in rnd.events[-2:]] == ["pass", "pass"]
+    assert [e.action for e in rnd.events[-2:]] == ["pass", "pass"]
     rnd = position(DRAW_EMPTY_BONEYARD, events=DRAW_EMPTY_BONEYARD["events"] + " 0:pass")
     assert not rnd.over and rnd.turn == 1 and rnd.must_pass(1)
 

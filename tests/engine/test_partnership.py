@@ -7,8 +7,9 @@ import pytest
 
 from game.errors import BadInput, CannotDraw
 from game.match import Match
+from game.record import replay_event
 from game.rules import Round
-from game.simulate import play_match, play_round, random_move
+from game.simulate import play_match, play_match_round, play_round, random_move
 from game.tiles import ALL_TILES, Tile
 from game.variants import VARIANTS
 
@@ -38,7 +39,7 @@ def test_p1_four_players_only(seats):
 
 def test_p1_teams_alternate_in_turn():
     rnd = play_round(Round.deal(PARTNERSHIP_VARIANT, 4, random.Random(1)), random.Random(2))
-    sides = [e["seat"] % 2 for e in rnd.events]
+    sides = [e.seat % 2 for e in rnd.events]
     assert all(a != b for a, b in itertools.pairwise(sides))
 
 
@@ -76,9 +77,8 @@ def test_p2_tiles_dealt_anew_every_round():
     rng = random.Random(8)
     deals = []
     for _ in range(3):
-        rnd = match.start_round(rng)
+        rnd = play_match_round(match, rng)
         deals.append([tuple(h) for h in rnd.dealt_hands])
-        play_round(rnd, rng)
     assert len(set(map(tuple, deals))) == 3
 
 
@@ -153,7 +153,7 @@ def test_p6_domino_in_full_deals():
         if rnd.result.reason != "domino":
             continue
         seat = rnd.last_placer
-        assert rnd.hands[seat] == [] and rnd.events[-1]["seat"] == seat
+        assert rnd.hands[seat] == [] and rnd.events[-1].seat == seat
         opponents = sum(t.points for s in (seat + 1, seat + 3) for t in rnd.hands[s % 4])
         assert (rnd.result.winner, rnd.result.points) == (seat % 2, opponents)
         checked += 1
@@ -168,11 +168,11 @@ def test_p7_four_passes_in_a_row_block_the_round():
     events = rnd.to_dict()["events"]
     rnd = round_from("partnership", " | ".join(" ".join(h) for h in rnd.to_dict()["hands"]))
     for event in events[:-1]:
-        rnd.apply_event(event)
+        replay_event(rnd, event)
         assert not rnd.over
-    rnd.apply_event(events[-1])
+    replay_event(rnd, events[-1])
     assert rnd.over and rnd.result.reason == "blocked"
-    assert [e["action"] for e in rnd.events[-4:]] == ["pass"] * 4
+    assert [e.action for e in rnd.events[-4:]] == ["pass"] * 4
 
 
 def test_p7_fewer_points_scores_the_other_teams_total():
@@ -194,7 +194,7 @@ def test_p7_three_passes_do_not_block():
 def test_p8_tie_goes_to_last_placer(opener):
     rnd = partnership_blocked(opener, TIED_REST)
     last = rnd.last_placer
-    assert last == (opener + 1) % 4 == [e for e in rnd.events if e["action"] == "play"][-1]["seat"]
+    assert last == (opener + 1) % 4 == [e for e in rnd.events if e.action == "play"][-1].seat
     hands = rnd.result.hand_totals
     assert hands[0] + hands[2] == hands[1] + hands[3] == 45
     assert (rnd.result.winner, rnd.result.points, rnd.result.tie_break) == (last % 2, 45, "last_placer")

@@ -9,9 +9,9 @@ import pytest
 
 from game.errors import BadRecord
 from game.match import Match
-from game.record import FORMAT, dumps, export_match, load_match
+from game.record import FORMAT, dumps, export_match, load_match, replay_event
 from game.rules import Round
-from game.simulate import play_match, play_round
+from game.simulate import play_match, play_match_round
 from game.tiles import Tile
 
 from .notation import snapshot
@@ -42,7 +42,7 @@ def replaying(round_data, variant, previous_opener, stop):
     for index, event in enumerate(round_data["events"]):
         if stop(rnd, event):
             return index, rnd
-        rnd.apply_event(event)
+        replay_event(rnd, event)
     raise AssertionError("no event found")
 
 
@@ -56,7 +56,6 @@ def test_record_round_trip(variant, seats):
     assert export_match(match) == data and match.to_dict() == data
     assert dumps(export_match(match)) == _record_text(variant, seats, 1, 0.1)
     assert "\n" not in dumps(data) and json.loads(dumps(data)) == data
-    assert Match.from_dict(data).to_dict() == data
     assert data["format"] == FORMAT == "domino-match/1"
     assert data["winner"] == match.winner is not None and data["scores"] == match.scores
 
@@ -64,17 +63,17 @@ def test_record_round_trip(variant, seats):
 def test_record_of_a_match_in_progress():
     match = Match("draw", 3, 100, ["A", "B", "C"])
     rng = random.Random(5)
-    play_round(match.start_round(rng), rng)
+    play_match_round(match, rng)
     rnd = match.start_round(rng)
     for _ in range(4):
-        rnd.play_for(rnd.turn)
+        match.play_for(rnd.turn)
     assert export_match(match)["rounds"] == [match.rounds[0].to_dict()]  # finished rounds only
     data = match.to_dict(include_current=True)
     assert "result" not in data["rounds"][-1] and "ends" not in data["rounds"][-1]
     again = load_match(data)
     assert again.to_dict() == data and snapshot(again.round) == snapshot(rnd)
     again.play_for(again.round.turn)  # play goes on where it stopped
-    rnd.play_for(rnd.turn)
+    match.play_for(rnd.turn)
     assert snapshot(again.round) == snapshot(rnd)
 
 

@@ -17,7 +17,8 @@ from game.errors import (
     TileNotInHand,
 )
 from game.match import Match
-from game.simulate import play_match, play_round
+from game.record import replay_event
+from game.simulate import play_match, play_match_round
 from game.tiles import Tile
 
 from .notation import round_from, snapshot
@@ -118,7 +119,7 @@ def test_refused_record_event_changes_nothing():
                   {"seat": 1, "action": "play", "tile": "0-1", "end": "left"},
                   {"seat": 1, "action": "pass", "auto": True}):
         with pytest.raises(GameError):
-            rnd.apply_event(event)
+            replay_event(rnd, event)
         assert snapshot(rnd) == before
 
 
@@ -156,7 +157,7 @@ def test_actions_before_the_first_deal():
 def test_actions_between_rounds():
     match = Match("block", 2, 500)
     rng = random.Random(4)
-    play_round(match.start_round(rng), rng)
+    play_match_round(match, rng)
     before = match.to_dict()
     with pytest.raises(RoundOver):
         match.pass_turn(match.round.turn)

@@ -5,49 +5,20 @@ import random
 
 from game.match import Match
 from game.rules import Round
-from game.simulate import play_match, random_move
+from game.simulate import play_match, play_match_round, random_match_move, random_move
+from game.tiles import Tile
 from game.variants import get_variant
-from game.views import seat_view, spectator_view
+from game.views import player_panel, seat_view, spectator_view, variant_facts, variant_menu
 
-from .notation import apply
-from .positions import BLOCK_DOMINO, BLOCK_TIE_LAST_PLACER, DRAW_OPENED, position
+from .notation import apply, round_from
+from .positions import BLOCK_DOMINO, BLOCK_TIE_LAST_PLACER, BOTH_ENDS, DRAW_OPENED, PARTNERSHIP, position
+from .sight import hidden_tiles, shown_tiles
 
 
 def match_with(rnd: Round, target: int = 100) -> Match:
     match = Match(rnd.variant, rnd.seats, target, [f"P{s}" for s in range(rnd.seats)])
-    match.rounds.append(rnd)
+    match.add_round(rnd)
     return match
-
-
-def hidden_tiles(rnd: Round, seat: int | None) -> set[str]:
-    """Tiles `seat` must not see: other hands and the boneyard.
-
-    The tile a Block or Draw round must open with is public (D2: the table knows who holds the
-    highest double), so the view may name it before it is placed.
-    """
-    tiles = {t.text for t in rnd.boneyard}
-    tiles |= {t.text for s, h in enumerate(rnd.hands) if s != seat for t in h}
-    if rnd.left is None and rnd.opening_tile is not None:
-        tiles.discard(rnd.opening_tile.text)
-    return tiles
-
-
-def shown_tiles(view: dict) -> set[str]:
-    """Every "a-b" string anywhere in a view."""
-    found = set()
-
-    def walk(value):
-        if isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-        elif isinstance(value, str) and len(value) == 3 and value[1] == "-":
-            found.add(value)
-
-    walk(view)
-    return found
 
 
 def test_s2_spectator_sees_no_hand_before_round_end():
@@ -84,7 +55,7 @@ def test_s2_views_never_leak_in_random_games():
                 view = seat_view(match, seat)
                 assert not shown_tiles(view) & hidden_tiles(rnd, seat), (variant, seat)
                 assert view["can"]["act"] == (seat == rnd.turn)
-            random_move(rnd, rng)
+            random_match_move(match, rng)
 
 
 def test_t9_hands_shown_to_everyone_at_round_end():
@@ -107,9 +78,7 @@ def test_t9_hands_hidden_again_when_the_next_round_starts():
     assert all("hand" in p for p in seat_view(match, 0)["players"])  # last round over: shown
     match = Match("block", 2, 500)
     rng = random.Random(3)
-    first = match.start_round(rng)
-    while not first.over:
-        random_move(first, rng)
+    play_match_round(match, rng)
     match.start_round(rng)
     assert all("hand" not in p for p in seat_view(match, 0)["players"])
 
@@ -146,7 +115,7 @@ def test_views_offer_only_legal_actions():
     assert {h["tile"]: h["ends"] for h in view["hand"] if h["ends"]} == {"2-6": ["left", "right"]}
     opening = seat_view(match_with(position(BLOCK_DOMINO, events="")), 0)
     assert opening["round"]["opening_tile"] == "6-6"
-    assert {h["tile"]: h["ends"] for h in opening["hand"] if h["ends"]} == {"6-6": ["any"]}
+    assert {h["tile"]: h["ends"] for h in opening["hand"] if h["ends"]} == {"6-6": [None]}
 
 
 def test_views_are_plain_json():
@@ -164,8 +133,118 @@ def test_the_log_lists_the_latest_moves_and_counts_them_all():
     match = match_with(Round.deal(get_variant("draw"), 2, rng))
     rnd = match.round
     while len(rnd.events) < 12 and not rnd.over:
-        random_move(rnd, rng)
+        random_match_move(match, rng)
     shown = seat_view(match, 0)["round"]
     assert shown["moves"] == len(rnd.events) == 12
-    latest = [(e["seat"], e["action"]) for e in rnd.events[-8:]]
+    latest = [(e.seat, e.action) for e in rnd.events[-8:]]
     assert [(e["seat"], e["action"]) for e in shown["log"]] == latest
+
+
+# -- player_panel: what the web layer renders for each viewer's own part --------------------------
+
+NO_MOVE = {"act": False, "play": False, "draw": False, "pass": False}
+
+
+def test_panel_holds_the_own_hand_only():
+    rnd = position(DRAW_OPENED, events="0:6-6 1:draw")
+    match = match_with(rnd)
+    for seat in range(2):
+        panel = player_panel(match, seat)
+        assert panel["you"] == seat and set(panel) == {"you", "hand", "can"}
+        assert [(h["tile"], h["low"], h["high"]) for h in panel["hand"]] == \
+            [(t.text, t.low, t.high) for t in rnd.hands[seat]]
+        assert not shown_tiles(panel) & hidden_tiles(rnd, seat)
+    assert player_panel(match, None) == {"you": None, "hand": [], "can": NO_MOVE}
+
+
+def test_panel_says_which_end_each_tile_fits_on_its_turn_only():
+    rnd = round_from("partnership", PARTNERSHIP, events="0:0-5")  # ends 0 and 5; seat 1 to play
+    match = match_with(rnd)
+    fits = {h["tile"]: h["ends"] for h in player_panel(match, 1)["hand"]}
+    assert fits == {t.text: list(rnd.ends_for(t)) for t in rnd.hands[1]}
+    assert {tile: ends for tile, ends in fits.items() if ends} == {"0-6": ["left"], "1-5": ["right"]}
+    for seat in (0, 2, 3):  # off turn: nothing glows
+        assert all(h["ends"] == [] for h in player_panel(match, seat)["hand"])
+    both = player_panel(match_with(position(BOTH_ENDS)), 2)["hand"]
+    assert {h["tile"]: h["ends"] for h in both if h["ends"]} == {"2-5": ["left", "right"]}
+    opening = match_with(position(BLOCK_DOMINO, events=""))
+    assert {h["tile"]: h["ends"] for h in player_panel(opening, 0)["hand"] if h["ends"]} == {"6-6": [None]}
+
+
+def test_panel_flags_on_and_off_turn():
+    draw = match_with(position(DRAW_OPENED))
+    assert player_panel(draw, 1)["can"] == {"act": True, "play": False, "draw": True, "pass": False}
+    assert player_panel(draw, 0)["can"] == NO_MOVE
+    block = match_with(position(BLOCK_DOMINO, events="0:6-6"))
+    assert player_panel(block, 1)["can"] == {"act": True, "play": False, "draw": False, "pass": True}
+    assert player_panel(block, 0)["can"] == player_panel(block, 2)["can"] == NO_MOVE
+    block.apply(block.check_auto(1))
+    assert player_panel(block, 2)["can"]["pass"] and not player_panel(block, 1)["can"]["act"]
+    playing = match_with(position(BOTH_ENDS))
+    assert player_panel(playing, 2)["can"] == {"act": True, "play": True, "draw": False, "pass": False}
+
+
+def test_panel_offers_nothing_once_the_round_or_the_match_is_over():
+    ended = match_with(position(BLOCK_DOMINO))
+    assert all(player_panel(ended, seat)["can"] == NO_MOVE for seat in range(3))
+    assert all(h["ends"] == [] for seat in range(3) for h in player_panel(ended, seat)["hand"])
+    over = play_match("block", 2, 50, random.Random(5))
+    assert over.over and all(player_panel(over, seat)["can"] == NO_MOVE for seat in (None, 0, 1))
+
+
+def test_s2_panel_and_views_hide_other_hands_and_the_boneyard_in_random_matches():
+    for variant, seats in [("partnership", 4), ("block", 2), ("draw", 3), ("draw", 4)]:
+        rng = random.Random(seats + 10)
+        match = Match(variant, seats, 100)
+        while not match.over:
+            rnd = match.start_round(rng)
+            while not rnd.over:
+                for seat in [None, *range(seats)]:
+                    hidden = hidden_tiles(rnd, seat)
+                    panel = player_panel(match, seat)
+                    assert not shown_tiles(panel) & hidden, (variant, seat)
+                    assert not shown_tiles(seat_view(match, seat)) & hidden, (variant, seat)
+                    assert panel["can"]["act"] == (seat == rnd.turn)
+                    assert len(panel["hand"]) == (0 if seat is None else len(rnd.hands[seat]))
+                assert not shown_tiles(spectator_view(match)) & hidden_tiles(rnd, None)
+                random_match_move(match, rng)
+            assert not shown_tiles(spectator_view(match)) & {t.text for t in rnd.boneyard}
+
+
+def test_s2_drawn_tiles_are_named_to_the_drawer_only_in_the_log():
+    rnd = position(DRAW_OPENED, events="0:6-6 1:draw 1:draw 1:draw")
+    match = match_with(rnd)
+    draws = {seat: [e for e in seat_view(match, seat)["round"]["log"] if e["action"] == "draw"]
+             for seat in (None, 0, 1)}
+    assert [e["tile"] for e in draws[1]] == ["0-0", "1-1", "2-6"]
+    assert draws[0] == draws[None] == [{"seat": 1, "action": "draw", "auto": False}] * 3
+    match.play(1, Tile(2, 6), "left")
+    for seat in (None, 0):  # still hidden: 0-0 and 1-1 are in seat 1's hand
+        assert not {"0-0", "1-1"} & shown_tiles(seat_view(match, seat))
+
+
+# -- variant facts: what templates and the create form read instead of testing the variant ---------
+
+
+def test_d4_variant_facts_for_templates():
+    partnership = variant_facts(get_variant("partnership"), 4)
+    assert partnership == {
+        "name": "partnership", "title": "Partnership", "description": "4 players in two teams", "seats": 4,
+        "draws": False, "doubles_across": False, "teams": True,
+        "seat_sides": [0, 1, 0, 1], "seat_labels": ["Team A", "Team B", "Team A", "Team B"]}
+    draw = variant_facts(get_variant("draw"), 3)
+    assert (draw["draws"], draw["doubles_across"], draw["teams"]) == (True, True, False)
+    assert draw["seat_sides"] == [0, 1, 2] and draw["seat_labels"] == [None, None, None]
+    assert variant_facts(get_variant("block"), 2)["doubles_across"] is True  # D4
+    view = seat_view(match_with(position(BLOCK_DOMINO)), 0)
+    assert view["variant"] == variant_facts(get_variant("block"), 3)
+
+
+def test_variant_menu_for_the_create_form():
+    menu = variant_menu()
+    assert [(v["name"], f"{v['title']} — {v['description']}") for v in menu] == [
+        ("partnership", "Partnership — 4 players in two teams"),
+        ("block", "Block — 2 to 4, each for themselves"),
+        ("draw", "Draw — 2 to 4, draw when you cannot play")]
+    assert [(v["seat_choices"], v["default_seats"], v["default"]) for v in menu] == [
+        ([4], 4, True), ([2, 3, 4], 4, False), ([2, 3, 4], 4, False)]

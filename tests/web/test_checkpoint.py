@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 from helpers import open_table
-
 from live.periodic import off_the_loop
 
 

@@ -22,6 +22,7 @@ from helpers.pages import (
     stable,
     you_of,
 )
+from live.store import SCHEMA
 
 NAMES = ("Ana", "Bea", "Carl", "Dan")
 
@@ -134,25 +135,28 @@ def test_restart_between_rounds_keeps_the_reveal_and_the_host_button(make_app):
 
 def test_a_database_of_schema_1_is_upgraded_and_its_rounds_continue(make_app):
     """Before schema 2 every move rewrote its round whole; such a file still loads and plays on."""
-    app = make_app(TABLES_OPTIONS={"rng": random.Random(5)})
+    app = make_app(TABLES_OPTIONS={"rng": random.Random(5)}, SECRET_KEY="kept")  # schema 1 kept none
     url, players = open_table(app, "draw", 3, names=NAMES[:3])
     table = play_until(app, url, players, random.Random(5), lambda t: t.version >= 10)
-    version, events = table.version, [dict(e) for e in table.match.round.events]
+    version, events = table.version, list(table.match.round.events)
     record = json.dumps(table.match.round.to_dict())
     app.extensions["fichas"].close()
     with closing(sqlite3.connect(app.config["DATABASE"])) as db, db:  # as schema 1 left it
         db.execute("UPDATE rounds SET data=? WHERE number=?", (record, table.match.round.number))
         db.execute("DROP TABLE round_events")
+        db.execute("DROP TABLE settings")
+        db.execute("DROP INDEX seats_by_browser")
+        db.execute("ALTER TABLE seats DROP COLUMN browser_hash")
         db.execute("PRAGMA user_version = 1")
 
-    again = make_app()
+    again = make_app(SECRET_KEY="kept")
     with closing(sqlite3.connect(again.config["DATABASE"])) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(SCHEMA)
     table = live_table(again, url)
     assert table.version == version and table.match.round.events == events
     players = [reopen(p, again, url) for p in players]
     play_until(again, url, players, random.Random(6), lambda t: t.version >= version + 4)
-    events = [dict(e) for e in table.match.round.events]
+    events = list(table.match.round.events)
     again.extensions["fichas"].close()
     assert live_table(make_app(), url).match.round.events == events
 

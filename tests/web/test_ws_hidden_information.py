@@ -148,7 +148,7 @@ def test_s2_no_payload_shows_a_secret_tile_in_a_whole_match(make_server, variant
     final = table.version
     rounds = len(table.match.rounds)
     assert table.match.over and rounds >= 1
-    draws = sum(e["action"] == "draw" for r in table.match.rounds for e in r.events)
+    draws = sum(e.action == "draw" for r in table.match.rounds for e in r.events)
     assert draws > 0 or variant != "draw"  # the boneyard was really exercised
     secret_at = [v for v, note in notes.at.items() if note["playing"]]
     assert len(secret_at) > 20
