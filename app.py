@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from functools import partial
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from live.clock import Clock
 from live.collector import ShortGcPauses
@@ -41,6 +43,25 @@ def env_config() -> dict:
               "JOINS_PER_MINUTE": int(env.get("FICHAS_JOINS_PER_MINUTE", 120))}
     if "FICHAS_DB" in env:
         config["DATABASE"] = env["FICHAS_DB"]
+    config.update(security_config(env))
+    return config
+
+
+def security_config(env) -> dict:
+    """Hosts, the public address, proxies and the secret (README, "Security"; web/security.py)."""
+    public_url = env.get("FICHAS_PUBLIC_URL", "").strip().rstrip("/") or None
+    if public_url:
+        parts = urlsplit(public_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
+            raise ValueError(f"FICHAS_PUBLIC_URL={public_url!r}: write the address players open,"
+                             " like https://fichas.example.com")
+    hosts = env.get("FICHAS_ALLOWED_HOSTS", "")
+    config = {"PUBLIC_URL": public_url,
+              "ALLOWED_HOSTS": [host.strip() for host in hosts.split(",") if host.strip()],
+              "TRUSTED_PROXIES": int(env.get("FICHAS_TRUSTED_PROXIES", 0)),
+              "LISTEN_HOST": env.get("FICHAS_HOST", "127.0.0.1")}
+    if env.get("FICHAS_SECRET_KEY"):
+        config["SECRET_KEY"] = env["FICHAS_SECRET_KEY"]
     return config
 
 
@@ -51,6 +72,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.update(env_config())
     app.config.update(test_config or {})
     app.config.setdefault("DATABASE", str(Path(app.instance_path) / "fichas.sqlite3"))
+    if (proxies := app.config.get("TRUSTED_PROXIES", 0)) > 0:  # their X-Forwarded-For and -Proto only
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=0, x_port=0,
+                                x_prefix=0)
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)  # a first start needs no mkdir
     # Moves are small. Pings come from one Pinger for all sockets, not from each socket's reader.
     app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": None, "max_message_size": 4096}

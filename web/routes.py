@@ -17,33 +17,49 @@ from flask import (
 from game.errors import BadInput, GameError, StaleVersion
 from game.match import DEFAULT_TARGET, TARGETS, Match
 from game.record import export_match
-from game.variants import VARIANTS
+from game.variants import DEFAULT_VARIANT, VARIANTS
+from game.views import variant_menu
 from live.table import NAME_MAX, Table, clean_name
 
 from .parts import fichas
 from .render import render_partials, table_context
-from .security import check_csrf, csrf_token, my_seat, protect, same_origin, seat_cookie
+from .security import (
+    browser_id,
+    check_csrf,
+    check_handshake,
+    csrf_token,
+    host_allowed,
+    my_seat,
+    protect,
+    same_origin,
+    seat_cookie,
+    share_url,
+    urls_available,
+)
 
 bp = Blueprint("fichas", __name__)
 SERVER_ERROR = "Something went wrong on our side; nothing was changed. Try again."
-STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409}
-VARIANT_CHOICES = [("partnership", "Partnership — 4 players in two teams"),
-                   ("block", "Block — 2 to 4, each for themselves"),
-                   ("draw", "Draw — 2 to 4, draw when you cannot play")]
+STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409, "seated": 409}
+TABLE_ID_MAX = 64
 
 
 @bp.before_app_request
 def guard():
-    """POSTs carry the CSRF token; a websocket is refused at the handshake, before any upgrade."""
+    """A known Host; POSTs carry the CSRF token; a bad websocket handshake is refused before any upgrade."""
+    if not host_allowed():
+        abort(400, "This server does not answer to that address (Host). If it is yours, add it to"
+                   " FICHAS_ALLOWED_HOSTS or set FICHAS_PUBLIC_URL.")
     if request.method == "POST":
         check_csrf()
     if request.path.endswith("/ws"):
         # No permessage-deflate: its zlib state costs ~250 KB per socket, and pushes are small.
         request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+        check_handshake()
         if not same_origin():
             abort(403, "This websocket only serves pages of this site.")
-        if request.view_args and fichas().tables.get(request.view_args.get("table_id", "")) is None:
-            abort(404)
+        table_id = (request.view_args or {}).get("table_id", "")
+        if request.view_args is None or len(table_id) > TABLE_ID_MAX or fichas().tables.get(table_id) is None:
+            abort(404, "There is no table at this address. Check the link, or open a new table.")
 
 
 bp.after_app_request(protect)
@@ -51,7 +67,7 @@ bp.after_app_request(protect)
 
 @bp.app_context_processor
 def template_globals():
-    return {"csrf_token": csrf_token}
+    return {"csrf_token": csrf_token, "share_url": share_url}
 
 
 @bp.app_errorhandler(400)
@@ -63,6 +79,8 @@ def template_globals():
 def http_error(error):
     """A readable page, or for htmx a message to show in #flash."""
     message = {413: "That request is too large.", 500: SERVER_ERROR}.get(error.code, error.description)
+    if not urls_available():  # a Host no URL can be built for: the page's links cannot be made
+        return Response(message + "\n", error.code, mimetype="text/plain")
     if request.headers.get("HX-Request"):
         return render_template("_flash.html", message=message), error.code
     return render_template("error.html", code=error.code, message=message), error.code
@@ -70,7 +88,8 @@ def http_error(error):
 
 @bp.get("/")
 def home():
-    form = {"variant": "partnership", "seats": 4, "target": DEFAULT_TARGET}
+    form = {"variant": DEFAULT_VARIANT, "seats": VARIANTS[DEFAULT_VARIANT].default_seats,
+            "target": DEFAULT_TARGET}
     return render_template("home.html", form=form, errors={}, **choices())
 
 
@@ -85,7 +104,7 @@ def create_table():
     if not errors:
         try:
             table, secret = fichas().tables.create(form["name"], form["variant"], form["seats"],
-                                                   form["target"])
+                                                   form["target"], browser=browser_id())
         except BadInput as error:
             errors["name"] = str(error)
         else:
@@ -114,7 +133,7 @@ def join(table_id: str):
     if my_seat(table) is not None:
         return response
     try:
-        _, secret = fichas().tables.join(table, request.form.get("name", ""))
+        _, secret = fichas().tables.join(table, request.form.get("name", ""), browser=browser_id())
     except GameError as error:
         return Response(render_template("_flash.html", message=str(error)), STATUS.get(error.code, 409),
                         mimetype="text/html")
@@ -150,7 +169,7 @@ def record(table_id: str):
 
 def load_table(table_id: str) -> Table:
     """The table for a URL, or 404."""
-    table = fichas().tables.get(table_id) if len(table_id) <= 64 else None
+    table = fichas().tables.get(table_id) if len(table_id) <= TABLE_ID_MAX else None
     if table is None:
         abort(404, "There is no table at this address. Check the link, or open a new table.")
     return table
@@ -172,7 +191,7 @@ def refusal(table: Table, error: GameError) -> Response:
 
 def choices() -> dict:
     """The host's options for the create form (rules T11, S1)."""
-    return {"variants": VARIANT_CHOICES, "targets": TARGETS, "name_max": NAME_MAX}
+    return {"variants": variant_menu(), "targets": TARGETS, "name_max": NAME_MAX}
 
 
 def read_create_form() -> tuple[dict, dict]:
@@ -180,17 +199,21 @@ def read_create_form() -> tuple[dict, dict]:
     form, errors = dict(request.form), {}
     form.pop("csrf_token", None)
     if form.get("variant") not in VARIANTS:
-        errors["variant"] = "Choose Partnership, Block or Draw."
-    for field, allowed in (("seats", (2, 3, 4)), ("target", TARGETS)):
+        errors["variant"] = f"Choose {in_words([v.title for v in VARIANTS.values()])}."
+    seat_counts = sorted({n for v in VARIANTS.values() for n in v.seat_choices})
+    for field, allowed in (("seats", seat_counts), ("target", TARGETS)):
         try:
             form[field] = int(form.get(field, ""))
         except ValueError:
             form[field] = None
         if form[field] not in allowed:
-            errors[field] = ("Choose 2, 3 or 4 seats." if field == "seats"
-                             else "Choose a target from 50 to 500, in steps of 50.")
-    if form.get("variant") == "partnership" and form.get("seats") not in (None, 4):
-        errors["seats"] = "Partnership is played by 4 players."
+            errors[field] = (f"Choose {in_words([str(n) for n in seat_counts])} seats."
+                             if field == "seats" else "Choose a target from 50 to 500, in steps of 50.")
+    if form.get("variant") in VARIANTS and form.get("seats") is not None and "seats" not in errors:
+        try:  # the variant says how many play it
+            VARIANTS[form["variant"]].check_seats(form["seats"])
+        except BadInput as error:
+            errors["seats"] = str(error)
     name = form.get("name", "")
     form["name"] = name
     try:  # every field's message at once, the name's length and characters too
@@ -198,3 +221,8 @@ def read_create_form() -> tuple[dict, dict]:
     except BadInput as error:
         errors["name"] = "Please give your name." if not name.strip() else str(error)
     return form, errors
+
+
+def in_words(choices: list[str]) -> str:
+    """"A, B or C"."""
+    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]

@@ -25,8 +25,9 @@ class Browser:
 
     def __init__(self, app):
         self.client = app.test_client()
-        self.client.get("/")
-        self.csrf = self.client.get_cookie(CSRF_COOKIE).value
+        # The page's token (masked), not the cookie's: the server compares what they carry.
+        self.csrf = CSRF.search(self.client.get("/").get_data(as_text=True)).group(1)
+        assert self.client.get_cookie(CSRF_COOKIE) is not None
 
     def get(self, url, **kwargs):
         return self.client.get(url, **kwargs)

@@ -193,7 +193,7 @@ def reopen(browser: Browser, app, url: str) -> Browser:
     """The same browser (its CSRF and seat cookies) against another app, e.g. after a restart."""
     twin = Browser(app)
     twin.csrf = browser.csrf
-    twin.client.set_cookie(CSRF_COOKIE, browser.csrf)
+    twin.client.set_cookie(CSRF_COOKIE, browser.client.get_cookie(CSRF_COOKIE).value)
     seat = browser.client.get_cookie(SEAT_COOKIE, path=url)
     if seat is not None:
         twin.client.set_cookie(SEAT_COOKIE, seat.value, path=url)

@@ -1,0 +1,83 @@
+"""The pages work in Chromium under the strict Content-Security-Policy, and break none of it.
+
+Every page gets a `securitypolicyviolation` listener before any of its own scripts run
+(`add_init_script`), reporting to the test; console errors and uncaught page errors are
+collected too. People create a table, join it and play by clicking; nothing may be reported.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from web.security import CSP
+
+from .players import Player, Stats, play_one_move, seat_players
+from .test_browser import BLOCK_SEED, seeded
+
+pytestmark = pytest.mark.browser
+
+WATCH = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", function (e) {
+  var seen = e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " at " +
+             (e.sourceFile || document.location.pathname) + ":" + e.lineNumber;
+  window.__violations.push(seen);
+  if (window.fichasReportViolation) window.fichasReportViolation(seen);
+});
+"""
+
+
+def watched(open_page, problems: list[str], phone: bool = False) -> Page:
+    """A new page whose CSP violations, console errors and page errors land in `problems`."""
+    page = open_page(phone=phone)
+    page.expose_function("fichasReportViolation", lambda seen: problems.append(f"CSP: {seen}"))
+    page.add_init_script(WATCH)
+
+    def on_console(message) -> None:
+        if message.type == "error" or "Content-Security-Policy" in message.text:
+            problems.append(f"console {message.type}: {message.text}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    return page
+
+
+def test_a_game_under_the_strict_policy_reports_no_violation(open_page, make_server):
+    server = make_server(**seeded(BLOCK_SEED))
+    problems: list[str] = []
+    players = [Player(watched(open_page, problems), "Ana"),
+               Player(watched(open_page, problems, phone=True), "Bea", phone=True)]
+    link = seat_players(server.url, players, "block")
+    assert link.startswith(server.url + "/t/")  # the share link: this server's own address
+    for player in players:
+        player.wait_version(2)
+
+    stats = Stats()
+    for _ in range(6):  # a few moves by clicking, over each page's websocket
+        if play_one_move(players, stats) is None:
+            break
+    assert stats.placed >= 3, stats
+    players[0].press(players[0].page.get_by_role("button", name="Copy link"))  # fichas.js at work
+    expect(players[0].page.get_by_role("button", name="Copied!")).to_be_visible()
+
+    for player in players:
+        page = player.page
+        assert page.evaluate("window.__violations") == []
+        assert page.evaluate("document.querySelectorAll('style, [style]').length") == 0  # htmx added none
+        assert page.evaluate("[htmx.config.allowEval, htmx.config.includeIndicatorStyles]") == [False, False]
+        response = page.context.request.get(page.url)
+        assert response.headers["content-security-policy"] == CSP
+    assert problems == []
+
+
+def test_the_watch_does_see_a_violation(open_page, make_server):
+    """The listener works: an inline style (what htmx's indicator styles were) is blocked and reported."""
+    server = make_server()
+    problems: list[str] = []
+    page = watched(open_page, problems)
+    page.goto(server.url + "/")
+    page.evaluate("document.head.insertAdjacentHTML('beforeend', '<style>body { color: red }</style>')")
+    page.wait_for_function("window.__violations.length > 0")
+    assert any("style-src" in seen for seen in problems)
+    assert page.evaluate("getComputedStyle(document.body).color") != "rgb(255, 0, 0)"
