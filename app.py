@@ -22,7 +22,7 @@ from web.limits import init_limits
 from web.parts import Fichas
 from web.render import init_rendering, publish
 from web.routes import bp
-from web.socket import sock
+from web.socket import NotStarted, sock
 
 EVICT_EVERY_SECONDS = 60  # how often idle tables are looked for
 CHECKPOINT_EVERY_SECONDS = 1.0  # SQLite's log copied to the database file, off the worker's path
@@ -38,6 +38,7 @@ def env_config() -> dict:
               "PING_SECONDS": float(env.get("FICHAS_PING_SECONDS", 5)),
               "GC_SECONDS": float(env.get("FICHAS_GC_SECONDS", 300)),
               "IDLE_SECONDS": float(env.get("FICHAS_IDLE_SECONDS", 600)),
+              "WS_MESSAGES_PER_SECOND": float(env.get("FICHAS_WS_MESSAGES_PER_SECOND", 20)),
               "LIMITS": env.get("FICHAS_LIMITS", "on") != "off",
               "TABLES_PER_MINUTE": int(env.get("FICHAS_TABLES_PER_MINUTE", 30)),
               "JOINS_PER_MINUTE": int(env.get("FICHAS_JOINS_PER_MINUTE", 120))}
@@ -77,7 +78,9 @@ def create_app(test_config: dict | None = None) -> Flask:
                                 x_prefix=0)
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)  # a first start needs no mkdir
     # Moves are small. Pings come from one Pinger for all sockets, not from each socket's reader.
-    app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": None, "max_message_size": 4096}
+    # simple-websocket's own reader is never started: web/socket.py reads under a budget.
+    app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": None, "max_message_size": 4096,
+                                         "thread_class": NotStarted}
     init_rendering(app)
     init_assets(app)
     app.register_blueprint(bp)

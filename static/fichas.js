@@ -18,20 +18,31 @@
   // seconds means a dead connection the browser still thinks open (a phone that changed
   // networks): reconnect, which brings the table afresh.
   var unanswered = null;
+  var stopped = false; // the server closed this page's socket for good (below)
   document.addEventListener("htmx:wsAfterSend", function (e) {
     var socket = e.detail.socketWrapper;
     clearTimeout(unanswered);
     unanswered = setTimeout(function () {
+      if (stopped) return;
       var c = document.getElementById("connection"); if (c) c.hidden = false;
       socket.reconnect();
     }, 4000);
   });
   document.addEventListener("htmx:wsAfterMessage", function () { clearTimeout(unanswered); });
   // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
+  // A close with 1008 (policy violation: this page sent too much) is final: the page shows the
+  // server's reason and reconnects no more (htmx-ext-ws itself retries only after 1006, 1011,
+  // 1012 and 1013); reloading the page is the way back.
   var current = null;
   document.addEventListener("htmx:wsClose", function (e) {
     var c = document.getElementById("connection");
-    if (c && e.detail.event.target === current) c.hidden = false;
+    if (e.detail.event.target !== current) return;
+    if (e.detail.event.code === 1008) {
+      stopped = true;
+      clearTimeout(unanswered);
+      if (c) c.textContent = e.detail.event.reason || "The server closed this page's connection.";
+    }
+    if (c) c.hidden = false;
   });
   document.addEventListener("htmx:wsOpen", function (e) {
     current = e.detail.event.target;

@@ -56,9 +56,11 @@ class Connection:
         self.me_key: tuple | None = None  # what this browser's own part last showed
         self._queue: deque[str | bytes] = deque()
         self._writing = False  # the handler holds messages it has not written yet
+        self._last: bytes | None = None  # the close frame that ends the socket, once queued
+        self.ending = False  # finish() was called: nothing is queued after the last frame
         self._lock = threading.Lock()
-        # The writer sleeps on this: set by `send`, and (when it is the websocket's own event)
-        # by the socket closing, so a closed page is noticed at once.
+        # The writer sleeps on this: set by `send`, and by the websocket's reader when a move
+        # comes in or the socket ends, so a closed page is noticed at once.
         self._wake = wake or threading.Event()
         self._ping_queued_at: float | None = None  # the last ping, queued then written (monotonic)
         self._ping_written_at: float | None = None
@@ -66,6 +68,32 @@ class Connection:
     def send(self, data: str) -> bool:
         """Queue one message; False (and dead from then on) if the browser is gone or too far behind."""
         return self._put(data)
+
+    def control(self, frame: bytes) -> bool:
+        """Queue a control frame already built (a pong), in order with the pushes."""
+        return self._put(frame)
+
+    def finish(self, frame: bytes | None) -> None:
+        """End the socket: drop what is queued, write `frame` (a close frame) last, then nothing.
+
+        After the frame the writing half is shut (a FIN): the client, which answers our close,
+        then closes at once. With no frame (the client vanished) there is nothing left to write.
+        """
+        with self._lock:
+            if not self.alive or self.ending:
+                return
+            self.ending = True
+            self._queue.clear()
+            if frame is not None:
+                self._last = frame
+                self._queue.append(frame)
+        self._wake.set()
+
+    @property
+    def done(self) -> bool:
+        """Whether the handler may stop: cut off, or ended with its last frame written."""
+        with self._lock:
+            return not self.alive or (self.ending and not self._queue and not self._writing)
 
     def ping(self, interval: float, now: float | None = None) -> bool:
         """Ping the browser, or cut it off if it left the last ping unanswered (S4: within two intervals).
@@ -91,7 +119,7 @@ class Connection:
 
     def _put(self, item: str | bytes) -> bool:
         with self._lock:
-            if not self.alive:
+            if not self.alive or self.ending:
                 return False
             size = len(item) if isinstance(item, bytes) else len(text_frame(item))  # bytes, not characters
             if not self._queue and not self._writing and self._idle_socket(size):
@@ -118,6 +146,8 @@ class Connection:
             # Framed here, not by simple-websocket: a push sent to every browser of a table is
             # encoded and framed once (text_frame's cache), and sendall never writes half a frame.
             raw.sendall(item if isinstance(item, bytes) else text_frame(item))
+            if item is self._last:
+                raw.shutdown(sockets.SHUT_WR)
         if item is PING:
             self._ping_written_at = time.monotonic()
 

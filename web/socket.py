@@ -1,12 +1,26 @@
-"""A table's websocket: pushes out (the hub), moves in (htmx's ws-send), presence (S4)."""
+"""A table's websocket: pushes out (the hub), moves in (htmx's ws-send), presence (S4).
+
+simple-websocket answers the handshake; its reader thread is never started. `Reader` reads the
+frames instead, with wsproto (which simple-websocket uses too), under budgets that keep one
+socket from holding the worker: at most READ_BYTES per read and a yield after each, at most
+MESSAGES_PER_SECOND frames (a burst of as many) and INBOX_MAX moves waiting. A socket past a
+budget gets close code 1008 and a reason the page shows. Its pongs and close frames go through
+the socket's one ordered writer (`Connection`), like the pushes.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
+import time
+from collections import deque
 
+import simple_websocket
 from flask import current_app
-from flask_sock import ConnectionClosed, Sock
+from flask_sock import Sock
+from wsproto.events import BytesMessage, CloseConnection, Ping, Pong, TextMessage
+from wsproto.utilities import LocalProtocolError
 
 from game.errors import GameError
 from live.table import Table
@@ -20,41 +34,178 @@ from .security import my_seat
 
 log = logging.getLogger(__name__)
 ACTIONS = ("play", "pass", "draw", "next_round")  # what a page may send over its websocket
-sock = Sock()
+MESSAGES_PER_SECOND = 20  # frames a socket may send, sustained (config WS_MESSAGES_PER_SECOND)
+INBOX_MAX = 32  # moves read but not yet played; more means the client sends faster than it is served
+READ_BYTES = 4096  # read at a time before other sockets get their turn
+LINGER_SECONDS = 1.0  # after our close, what a client still sends is read and dropped this long at most
+DROP_PAUSE = 0.01  # ... a read at a time, with this pause between reads: a flooder gets little of our time
+POLICY_VIOLATION, MESSAGE_TOO_BIG = 1008, 1009
+TOO_FAST = "This page sent too many messages too fast. Reload it to play on."
+TOO_BIG = "Message is too big"
+sock = Sock()  # its Server gets thread_class=NotStarted from SOCK_SERVER_OPTIONS (app.py)
+
+
+class NotStarted:
+    """Stands in for simple-websocket's reader thread: `Reader` reads instead."""
+
+    name = "simple-websocket reader (not started)"
+
+    def __init__(self, target=None):
+        pass
+
+    def start(self) -> None:
+        pass
+
+
+class Budget:
+    """A token bucket: `rate` a second, sustained, after a burst of as many."""
+
+    def __init__(self, rate: float, clock=time.monotonic):
+        self.rate, self.clock = rate, clock
+        self.tokens, self.refilled = rate, clock()
+
+    def spend(self) -> bool:
+        """Take a token; False (and nothing taken) if the bucket is empty."""
+        now = self.clock()
+        self.tokens = min(self.rate, self.tokens + (now - self.refilled) * self.rate)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Reader:
+    """One websocket's incoming frames, in a thread of their own (a greenlet under gevent).
+
+    Moves wait in `inbox` for the handler, which plays them one at a time. Every frame costs a
+    token of its `Budget`; an empty budget, a full inbox or an oversized message ends the
+    socket with a close frame. After our close (or our answer to the client's) what still
+    comes is dropped unparsed.
+    """
+
+    def __init__(self, ws: simple_websocket.Server, connection: Connection, rate: float,
+                 max_message_size: int | None, clock=time.monotonic):
+        self.ws, self.connection = ws, connection
+        self.protocol = ws.ws  # simple-websocket's wsproto connection, past the handshake
+        self.budget = Budget(rate, clock)
+        self.max_message_size = max_message_size
+        self.inbox: deque[str | bytes] = deque()
+        self.close_code: int | None = None  # the code of our close, if we ended the socket
+        self.finished = threading.Event()
+        self._parts: list[str | bytes] = []  # a message arriving in fragments
+        self._size = 0
+        self.closing = False  # a close frame (ours, or our answer) is queued: the rest is dropped
+
+    def start(self) -> Reader:
+        threading.Thread(target=self.run, name="fichas-ws-reader", daemon=True).start()
+        return self
+
+    def next(self) -> str | bytes | None:
+        """The oldest move waiting, or None."""
+        try:
+            return self.inbox.popleft()
+        except IndexError:
+            return None
+
+    def run(self) -> None:
+        raw = self.ws.sock
+        try:
+            while data := raw.recv(READ_BYTES):
+                if self.closing:  # our close is on its way: what comes is dropped, slowly
+                    time.sleep(DROP_PAUSE)
+                    continue
+                self.protocol.receive_data(data)
+                self._handle_events()
+                time.sleep(0)  # under gevent: the other sockets' turn, even with more data waiting
+        except (OSError, LocalProtocolError):  # reset, or shut by our side
+            pass
+        finally:
+            self.connection.finish(None)  # nothing more to write, unless a close was queued
+            self.finished.set()
+            self.connection.wake()
+
+    def linger(self, seconds: float) -> None:
+        """Give the client that long to take our close and hang up (it reads it before a reset)."""
+        self.finished.wait(seconds)
+
+    def _handle_events(self) -> None:
+        for event in self.protocol.events():
+            if isinstance(event, CloseConnection):  # the client's close, or wsproto's on a bad frame
+                self._close(self.protocol.send(event.response()))
+                return
+            if getattr(event, "frame_finished", True) and not self.budget.spend():
+                self.close(POLICY_VIOLATION, TOO_FAST)
+                return
+            if isinstance(event, Ping):
+                self.connection.control(self.protocol.send(event.response()))
+            elif isinstance(event, Pong):
+                self.ws.pong_received = True  # what Connection.ping looks at
+            elif isinstance(event, TextMessage | BytesMessage):
+                self._size += len(event.data)
+                if self.max_message_size and self._size > self.max_message_size:
+                    self.close(MESSAGE_TOO_BIG, TOO_BIG)
+                    return
+                self._parts.append(event.data)
+                if event.message_finished:
+                    parts, self._parts, self._size = self._parts, [], 0
+                    if len(self.inbox) >= INBOX_MAX:
+                        self.close(POLICY_VIOLATION, TOO_FAST)
+                        return
+                    self.inbox.append(parts[0] if len(parts) == 1 else parts[0][:0].join(parts))
+                    self.connection.wake()
+
+    def close(self, code: int, reason: str) -> None:
+        """End the socket with our close frame (written after nothing else)."""
+        self.close_code = code
+        self.inbox.clear()  # a client cut off for flooding gets none of its backlog played
+        self._close(self.protocol.send(CloseConnection(code, reason)))
+
+    def _close(self, frame: bytes) -> None:
+        self.closing = True
+        self.connection.finish(frame)
 
 
 @sock.route("/t/<table_id>/ws", bp=bp)
-def websocket(ws, table_id: str):
+def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     """One browser's connection to a table, for as long as the page is open."""
     live = fichas()
     table = live.tables.get(table_id)  # known to exist: the guard refused unknown tables
     seat = my_seat(table)
-    connection = Connection(ws, seat, wake=ws.event)  # simple-websocket sets it on close too
-    # ... but not when it drops a socket for an oversized message: look again at each ping.
-    wait = current_app.config["PING_SECONDS"]
+    connection = Connection(ws, seat)
+    config = current_app.config
+    wait = config["PING_SECONDS"]
+    reader = Reader(ws, connection, config.get("WS_MESSAGES_PER_SECOND", MESSAGES_PER_SECOND),
+                    config.get("SOCK_SERVER_OPTIONS", {}).get("max_message_size"))
+    started = False
     try:
         with live.tables.locked(table) as table:  # a full refresh first (to all, if this seat came back)
             live.hub.add(table.id, connection)
             if not live.tables.connect(table, seat):
                 html, connection.me_key = render_partials(table, live.tables, seat)
                 connection.send(html)
+        reader.start()
+        started = True
         # This handler is the connection's writer (pushes are queued, never written under a
-        # table's lock) and its reader: the page sends its moves over this websocket.
+        # table's lock) and plays the moves its reader took in, one at a time, yielding between
+        # them so that a busy socket never holds up the others.
         moved_at = None  # the version this page's last accepted move was made on
-        while connection.alive and ws.connected:
+        done = False
+        while not done:
             connection.flush(timeout=wait)
-            while (message := ws.receive(timeout=0)) is not None:
+            done = connection.done  # looked at first: moves read before the socket ended are played
+            while connection.alive and (message := reader.next()) is not None:
                 refused, moved_at = websocket_action(live.tables, table, seat, message, moved_at)
                 if refused is not None:
                     connection.send(refused)
-            if connection.pending():  # receive() may have cleared a wake-up meant for us
-                connection.wake()
-    except ConnectionClosed:
-        pass
+                time.sleep(0)  # under gevent: the other greenlets' turn between two moves
     finally:
-        connection.close()
         live.hub.remove(table.id, connection)
         live.tables.disconnect(table, seat)
+        if started and reader.closing:
+            reader.linger(LINGER_SECONDS)
+        connection.close()
+        ws.connected = False  # so that flask-sock's own close afterwards writes nothing
 
 
 def websocket_action(tables: Tables, table: Table, seat: int | None, message,

@@ -1,0 +1,168 @@
+"""One websocket that floods the server must not freeze the other tables (the production server).
+
+A flood stalls only under gevent, where one greenlet that never yields holds the whole worker:
+the threaded test server hides it. So this test starts the README's production command (see
+wsclient.Production). A client with no cookie sends move messages back to back over a websocket
+(and, cut off, over a new one) while a normal table of four plays: each move must reach all four
+seats within a second, every websocket of the flooder must be cut off with close code 1008, and
+the worker must be the same process at the end.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import threading
+import time
+
+import pytest
+from wsclient import Production, RawClient
+
+from helpers import LivePlayer, version_of
+from helpers.pages import fold
+from web.socket import LINGER_SECONDS, POLICY_VIOLATION, TOO_FAST
+
+FLOOD_SECONDS = 5.0
+MOVE_WITHIN = 1.0  # seconds for a move to reach all four seats, flood or not
+PHASE = re.compile(r'data-phase="(\w+)"')
+TURN = re.compile(r'<article class="seat turn[^"]*" data-seat="(\d)"')
+FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="\d-\d" ws-send '
+                         r"hx-vals='([^']*)'")
+FITS_LABEL = re.compile(r'<label class="tile-btn fits" data-tile="(\d-\d)"')
+FORCED = re.compile(r"ws-send hx-vals='([^']*(?:draw|pass)[^']*)'")
+
+
+@pytest.fixture
+def production(tmp_path):
+    server = Production(tmp_path, FICHAS_PAUSE_SECONDS="1", FICHAS_GRACE_SECONDS="0").start()
+    yield server
+    server.stop()
+
+
+def screen(player: LivePlayer) -> str:
+    with player.arrived:
+        return fold(player.messages)
+
+
+def next_move(players: list[LivePlayer]) -> tuple[LivePlayer, dict] | None:
+    """Who acts now and what their page's ws-send sends, read from what was pushed to them."""
+    shown = screen(players[0])
+    phase = PHASE.search(shown)
+    version = str(version_of(shown))
+    if phase and phase.group(1) == "over":
+        return players[0], {"action": "next_round", "version": version}
+    turn = TURN.search(shown)
+    if not phase or phase.group(1) != "playing" or turn is None:
+        return None  # between rounds: the table starts the next one itself
+    player = players[int(turn.group(1))]
+    me = screen(player)
+    if version_of(me) != int(version):
+        return None  # that seat's push is not in yet
+    options = [{"action": "play", "end": "left", "tile": tile} for tile in FITS_LABEL.findall(me)]
+    options += [json.loads(html.unescape(values)) for values in FITS_BUTTON.findall(me)]
+    options = options or [json.loads(html.unescape(values)) for values in FORCED.findall(me)]
+    return (player, {**options[0], "version": version}) if options else None
+
+
+class Flooder:
+    """A client with no seat that writes small move messages over a websocket as fast as it can.
+
+    Its first websocket goes on writing after the server's close; once that one is hung up on,
+    it opens another at once and floods again, until FLOOD_SECONDS are over.
+    """
+
+    BATCH = 200  # messages a write
+
+    def __init__(self, server: Production, url: str):
+        self.server, self.path = server, url + "/ws"
+        move = {"action": "play", "tile": "6-6", "end": "", "version": "1",
+                "HEADERS": {"HX-Request": "true", "HX-Target": "me"}}
+        self.move = json.dumps(move)
+        self.sent = 0
+        self.closes: list[tuple[int, str] | None] = []  # each websocket's close code and reason
+        self.closed_after: float | None = None  # seconds from the start to the first close frame
+        self.hung_up_after: float | None = None  # ... to a write failing: the first socket was closed
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> Flooder:
+        self.started = time.monotonic()
+        self.thread.start()
+        return self
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def _run(self) -> None:
+        stubborn = True
+        while self.elapsed() < FLOOD_SECONDS:
+            client = RawClient(self.server.url, self.path, {"Origin": self.server.url})
+            batch = client.frame(self.move) * self.BATCH
+            try:
+                while True:  # one write at least: more than the budget, so every socket is cut off
+                    client.write(batch)
+                    self.sent += self.BATCH
+                    client.read(0)
+                    if client.closed is not None and self.closed_after is None:
+                        self.closed_after = self.elapsed()
+                    if self.elapsed() >= FLOOD_SECONDS or not (stubborn or client.closed is None):
+                        break
+            except OSError:  # the server closed the socket
+                if stubborn:
+                    self.hung_up_after = self.elapsed()
+            client.read_until(lambda c=client: c.closed is not None, 2)
+            self.closes.append(None if client.closed is None else (client.closed.code, client.closed.reason))
+            client.close()
+            stubborn = False
+
+    def join(self) -> None:
+        self.thread.join(FLOOD_SECONDS + 10)
+
+
+def test_a_flooding_websocket_is_cut_off_and_other_tables_play_on(production):
+    host = LivePlayer(production.url)
+    url = host.create("Ana", "partnership", 4)
+    players = [host]
+    for name in ("Bea", "Carl", "Dan"):
+        guest = LivePlayer(production.url)
+        guest.join(url, name)
+        players.append(guest)
+    try:
+        for player in players:
+            player.connect(url)
+        version = version_of(players[0].wait_for(lambda m: 'id="table"' in m))
+        for player in players:
+            player.wait_version(version)
+
+        flooder = Flooder(production, url).start()
+        latencies = []
+        while time.monotonic() - flooder.started < FLOOD_SECONDS:
+            move = next_move(players)
+            if move is None:
+                time.sleep(0.05)
+                continue
+            player, values = move
+            version = int(values["version"])
+            sent = time.monotonic()
+            player.send_move(values)
+            for seat in players:  # waits longer than allowed, to report how late it was
+                seat.wait_version(version + 1, timeout=30)
+            latencies.append(time.monotonic() - sent)
+            time.sleep(0.05)
+        flooder.join()
+    finally:
+        for player in players:
+            player.close()
+
+    # Every websocket of the flooder was cut off, the first one at once; what that one went on
+    # writing after the close was dropped for a moment, then the socket was closed on it.
+    assert flooder.closed_after is not None, f"the flooder was never cut off ({flooder.sent} messages sent)"
+    assert flooder.closed_after < MOVE_WITHIN, flooder.closed_after
+    assert flooder.hung_up_after is not None
+    assert flooder.hung_up_after < flooder.closed_after + LINGER_SECONDS + 1
+    assert len(flooder.closes) >= 2
+    assert set(flooder.closes) == {(POLICY_VIOLATION, TOO_FAST)}, flooder.closes
+    assert len(latencies) >= 10, latencies
+    assert max(latencies) < MOVE_WITHIN, [round(s, 3) for s in latencies]
+    assert production.workers() == [production.worker], production.log()
+    assert "WORKER TIMEOUT" not in production.log()
