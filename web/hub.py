@@ -12,6 +12,8 @@ import time
 from collections import deque
 from functools import lru_cache
 
+from live.periodic import Worker
+
 try:  # Unix: ask the kernel how much of a socket's output is still unsent
     import fcntl
     import termios
@@ -249,30 +251,18 @@ class Hub:
             return sum(len(c) for c in self._by_table.values())
 
 
-class Pinger:
+class Pinger(Worker):
     """One worker (a greenlet under gevent) that pings every connection of a hub each `interval`.
 
     It spreads the pings over the interval in small batches, so that no moment pays for all
     4,000 sockets at once; a browser that misses a ping is cut off at the next (S4).
     """
 
+    name = "pinger"
+
     def __init__(self, hub: Hub, interval: float):
+        super().__init__()
         self.hub, self.interval = hub, interval
-        self._stopped = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> Pinger:
-        """Start the worker (once)."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="fichas-pinger", daemon=True)
-            self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop the worker and wait for it."""
-        self._stopped.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
 
     def _run(self) -> None:
         while not self._stopped.is_set():
