@@ -18,7 +18,7 @@ from live.tables import Tables
 from live.turnclock import Timing
 from web.assets import init_assets
 from web.hub import Hub, Pinger
-from web.limits import init_limits
+from web.limits import OpenSockets, init_limits
 from web.parts import Fichas
 from web.render import init_rendering, publish
 from web.routes import bp
@@ -41,7 +41,8 @@ def env_config() -> dict:
               "WS_MESSAGES_PER_SECOND": float(env.get("FICHAS_WS_MESSAGES_PER_SECOND", 20)),
               "LIMITS": env.get("FICHAS_LIMITS", "on") != "off",
               "TABLES_PER_MINUTE": int(env.get("FICHAS_TABLES_PER_MINUTE", 30)),
-              "JOINS_PER_MINUTE": int(env.get("FICHAS_JOINS_PER_MINUTE", 120))}
+              "JOINS_PER_MINUTE": int(env.get("FICHAS_JOINS_PER_MINUTE", 120)),
+              "SOCKETS_PER_CLIENT": int(env.get("FICHAS_SOCKETS_PER_CLIENT", 300))}
     if "FICHAS_DB" in env:
         config["DATABASE"] = env["FICHAS_DB"]
     config.update(security_config(env))
@@ -98,7 +99,9 @@ def start_live_parts(app: Flask) -> Fichas:
     tables = Tables(Store(config["DATABASE"]), timing, idle_seconds=config["IDLE_SECONDS"],
                     **config.get("TABLES_OPTIONS", {}))
     hub = Hub()
-    parts = Fichas(tables, hub, Clock(tables.expire, tables.now), Pinger(hub, config["PING_SECONDS"]))
+    sockets = OpenSockets(config["SOCKETS_PER_CLIENT"] if config["LIMITS"] else 0)
+    parts = Fichas(tables, hub, Clock(tables.expire, tables.now), Pinger(hub, config["PING_SECONDS"]),
+                   sockets)
     tables.publish = lambda table: publish(app, hub, tables, table)
     tables.schedule = parts.clock.schedule
     tables.resume()

@@ -2,10 +2,14 @@
 
 A client is its address (`request.remote_addr`: behind a trusted proxy, the address the proxy
 saw). The defaults are generous enough for a household or a carrier's shared address, where
-many players come from one address. Websockets open at once are limited in web/socket.py.
+many players come from one address. Websockets open at once are counted by OpenSockets, which
+web/socket.py asks before it serves a socket.
 """
 
 from __future__ import annotations
+
+import threading
+from collections import Counter
 
 from flask import Flask, render_template, request
 from flask_limiter import Limiter
@@ -35,3 +39,27 @@ def init_limits(app: Flask) -> Limiter:
         return render_template("error.html", code=429, message=message), 429
 
     return limiter
+
+
+class OpenSockets:
+    """Websockets open at once, by client address, up to `limit` each (0: no limit)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._open: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def open(self, address: str) -> bool:
+        """Count one more socket of `address`; False (and nothing counted) past the limit."""
+        with self._lock:
+            if self.limit and self._open[address] >= self.limit:
+                return False
+            self._open[address] += 1
+            return True
+
+    def close(self, address: str) -> None:
+        """One socket of `address` closed."""
+        with self._lock:
+            self._open[address] -= 1
+            if self._open[address] <= 0:
+                del self._open[address]

@@ -11,6 +11,7 @@ from live.periodic import Periodic
 from live.tables import Tables
 
 from .hub import Hub, Pinger
+from .limits import OpenSockets
 
 
 @dataclass
@@ -21,6 +22,7 @@ class Fichas:
     hub: Hub
     clock: Clock
     pinger: Pinger
+    sockets: OpenSockets  # websockets open at once, by client address
     jobs: list[Periodic] = field(default_factory=list)  # eviction of idle tables, the GC's pass
 
     def close(self) -> None:

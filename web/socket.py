@@ -17,7 +17,7 @@ import time
 from collections import deque
 
 import simple_websocket
-from flask import current_app
+from flask import current_app, request
 from flask_sock import Sock
 from wsproto.events import BytesMessage, CloseConnection, Ping, Pong, TextMessage
 from wsproto.utilities import LocalProtocolError
@@ -42,6 +42,7 @@ DROP_PAUSE = 0.01  # ... a read at a time, with this pause between reads: a floo
 POLICY_VIOLATION, MESSAGE_TOO_BIG = 1008, 1009
 TOO_FAST = "This page sent too many messages too fast. Reload it to play on."
 TOO_BIG = "Message is too big"
+TOO_MANY_PAGES = "Too many pages of this site are open from your address. Close some, then reload."
 sock = Sock()  # its Server gets thread_class=NotStarted from SOCK_SERVER_OPTIONS (app.py)
 
 
@@ -177,6 +178,10 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     wait = config["PING_SECONDS"]
     reader = Reader(ws, connection, config.get("WS_MESSAGES_PER_SECOND", MESSAGES_PER_SECOND),
                     config.get("SOCK_SERVER_OPTIONS", {}).get("max_message_size"))
+    address = request.remote_addr or ""
+    if not live.sockets.open(address):
+        refuse(ws, connection, reader, wait, TOO_MANY_PAGES)
+        return
     started = False
     try:
         with live.tables.locked(table) as table:  # a full refresh first (to all, if this seat came back)
@@ -206,6 +211,19 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
             reader.linger(LINGER_SECONDS)
         connection.close()
         ws.connected = False  # so that flask-sock's own close afterwards writes nothing
+        live.sockets.close(address)
+
+
+def refuse(ws: simple_websocket.Server, connection: Connection, reader: Reader, wait: float,
+           reason: str) -> None:
+    """A socket accepted only to be closed at once, with 1008 and a reason the page shows."""
+    reader.close(POLICY_VIOLATION, reason)
+    reader.start()  # it reads (and drops) what the client still sends while it closes
+    while not connection.done:
+        connection.flush(timeout=wait)
+    reader.linger(LINGER_SECONDS)
+    connection.close()
+    ws.connected = False
 
 
 def websocket_action(tables: Tables, table: Table, seat: int | None, message,

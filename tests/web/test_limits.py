@@ -5,7 +5,10 @@ from __future__ import annotations
 import gc
 import time
 
+from wsclient import RawClient
+
 from helpers import Browser
+from helpers.pages import seat_up, wait_until
 
 
 def create(browser: Browser, name: str = "Ana"):
@@ -47,3 +50,25 @@ def test_with_limits_turned_off_tables_open_freely(make_app):
     gc.collect()  # nothing the limits need may be collected meanwhile
     host = Browser(app)
     assert [create(host).status_code for _ in range(3)] == [303, 303, 303]
+
+
+def test_too_many_websockets_from_one_address_get_1008_and_a_reason_the_page_shows(make_server):
+    server = make_server(START_CLOCK=False, LIMITS=True, SOCKETS_PER_CLIENT=2)
+    url, _ = seat_up(server, "block", 2, ("Ana", "Bea"))
+    hub = server.app.extensions["fichas"].hub
+    first, second = (RawClient(server.url, url + "/ws", {"Origin": server.url}) for _ in range(2))
+    third = RawClient(server.url, url + "/ws", {"Origin": server.url})
+    try:
+        assert third.read_until(lambda: third.closed is not None)
+        assert third.closed.code == 1008 and third.closed.reason.startswith("Too many pages of this site")
+        assert first.read_until(lambda: first.messages) and first.closed is None  # the others are served
+        wait_until(lambda: hub.count() == 2)
+        assert second.closed is None
+        first.close()  # a page closed: its place is free again
+        wait_until(lambda: hub.count() == 1)
+        fourth = RawClient(server.url, url + "/ws", {"Origin": server.url})
+        assert fourth.read_until(lambda: fourth.messages) and fourth.closed is None
+        fourth.close()
+    finally:
+        for client in (first, second, third):
+            client.close()
