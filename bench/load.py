@@ -156,6 +156,23 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def stop_server(process: subprocess.Popen) -> None:
+    """Stop gunicorn's master (gracefully, then by force) and any worker that outlives it."""
+    pids = [process.pid, *children(process.pid)]
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    for pid in pids[1:]:  # a worker that outlived its master
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def proc_status(pid: int, key: str) -> int:
     """A memory figure (VmRSS, VmHWM) of a process, in bytes; 0 if it is gone."""
     with contextlib.suppress(OSError):
@@ -242,21 +259,8 @@ class Server:
 
     def stop(self) -> None:
         """Stop gunicorn (gracefully, then by force) and wait for both processes."""
-        if self.process is None:
-            return
-        pids = [self.process.pid, *children(self.process.pid)]
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                for pid in pids:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
-        for pid in pids[1:]:  # a worker that outlived its master
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        if self.process is not None:
+            stop_server(self.process)
 
     def cleanup(self) -> str | None:
         """Remove the temporary files, or keep them; returns the database kept, if any."""

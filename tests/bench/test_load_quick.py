@@ -6,20 +6,8 @@ Timings are not asserted here; they live in BENCHMARKS.md.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def load_generator():
-    """bench/load.py as a module (bench/ is a folder of scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location("fichas_bench_load", ROOT / "bench" / "load.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from helpers.bench import load_generator
 
 
 def test_five_tables_play_and_every_move_reaches_all_four_seats():

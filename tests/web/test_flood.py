@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 import threading
 import time
 
@@ -20,17 +19,13 @@ import pytest
 from wsclient import Production, RawClient
 
 from helpers import LivePlayer, version_of
+from helpers.bench import load_generator
 from helpers.pages import fold
 from web.socket import LINGER_SECONDS, POLICY_VIOLATION, TOO_FAST
 
 FLOOD_SECONDS = 5.0
 MOVE_WITHIN = 1.0  # seconds for a move to reach all four seats, flood or not
-PHASE = re.compile(r'data-phase="(\w+)"')
-TURN = re.compile(r'<article class="seat turn[^"]*" data-seat="(\d)"')
-FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="\d-\d" ws-send '
-                         r"hx-vals='([^']*)'")
-FITS_LABEL = re.compile(r'<label class="tile-btn fits" data-tile="(\d-\d)"')
-FORCED = re.compile(r"ws-send hx-vals='([^']*(?:draw|pass)[^']*)'")
+PAGE = load_generator()  # the page's hooks, read as the load generator reads them
 
 
 @pytest.fixture
@@ -48,20 +43,20 @@ def screen(player: LivePlayer) -> str:
 def next_move(players: list[LivePlayer]) -> tuple[LivePlayer, dict] | None:
     """Who acts now and what their page's ws-send sends, read from what was pushed to them."""
     shown = screen(players[0])
-    phase = PHASE.search(shown)
+    phase = PAGE.PHASE.search(shown)
     version = str(version_of(shown))
     if phase and phase.group(1) == "over":
         return players[0], {"action": "next_round", "version": version}
-    turn = TURN.search(shown)
+    turn = PAGE.TURN.search(shown)
     if not phase or phase.group(1) != "playing" or turn is None:
         return None  # between rounds: the table starts the next one itself
     player = players[int(turn.group(1))]
     me = screen(player)
     if version_of(me) != int(version):
         return None  # that seat's push is not in yet
-    options = [{"action": "play", "end": "left", "tile": tile} for tile in FITS_LABEL.findall(me)]
-    options += [json.loads(html.unescape(values)) for values in FITS_BUTTON.findall(me)]
-    options = options or [json.loads(html.unescape(values)) for values in FORCED.findall(me)]
+    options = [{"action": "play", "end": "left", "tile": tile} for tile in PAGE.FITS_LABEL.findall(me)]
+    options += [json.loads(html.unescape(values)) for values in PAGE.FITS_BUTTON.findall(me)]
+    options = options or [json.loads(html.unescape(values)) for values in PAGE.FORCED.findall(me)]
     return (player, {**options[0], "version": version}) if options else None
 
 

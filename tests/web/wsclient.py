@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import signal
 import socket
 import subprocess
 import sys
@@ -33,7 +32,10 @@ from wsproto.events import (
 )
 from wsproto.utilities import LocalProtocolError
 
+from helpers.bench import load_generator
+
 ROOT = Path(__file__).resolve().parents[2]
+LOAD = load_generator()  # its children() and stop_server() stop a gunicorn as the benchmark does
 
 
 class RawClient:
@@ -125,13 +127,6 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def children(pid: int) -> list[int]:
-    """The child processes of `pid` (Linux)."""
-    with contextlib.suppress(OSError):
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    return []
-
-
 class Production:
     """`gunicorn -k gevent -w 1 ... 'app:create_app()'` on a free port with a temporary database."""
 
@@ -154,14 +149,15 @@ class Production:
         while time.monotonic() < deadline:
             assert self.process.poll() is None, f"gunicorn exited:\n{self.log()}"
             with contextlib.suppress(requests.RequestException):
-                if requests.get(self.url + "/", timeout=2).status_code == 200 and children(self.process.pid):
-                    self.worker = children(self.process.pid)[0]
+                workers = LOAD.children(self.process.pid)
+                if requests.get(self.url + "/", timeout=2).status_code == 200 and workers:
+                    self.worker = workers[0]
                     return self
             time.sleep(0.1)
         raise AssertionError(f"gunicorn did not answer within {timeout} s:\n{self.log()}")
 
     def workers(self) -> list[int]:
-        return children(self.process.pid)
+        return LOAD.children(self.process.pid)
 
     def log(self) -> str:
         with contextlib.suppress(OSError):
@@ -169,14 +165,5 @@ class Production:
         return ""
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        pids = [self.process.pid, *children(self.process.pid)]
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        if self.process is not None:
+            LOAD.stop_server(self.process)
