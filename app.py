@@ -11,7 +11,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from live.clock import Clock
-from live.collector import ShortGcPauses
+from live.collector import FrozenSurvivors, full_collection
 from live.periodic import Periodic, off_the_loop
 from live.store import Store
 from live.tables import Tables
@@ -36,13 +36,14 @@ def env_config() -> dict:
               "PAUSE_SECONDS": float(env.get("FICHAS_PAUSE_SECONDS", 30)),
               "GRACE_SECONDS": float(env.get("FICHAS_GRACE_SECONDS", 15)),
               "PING_SECONDS": float(env.get("FICHAS_PING_SECONDS", 5)),
-              "GC_SECONDS": float(env.get("FICHAS_GC_SECONDS", 300)),
+              "GC_SECONDS": float(env.get("FICHAS_GC_SECONDS", 0)),
               "IDLE_SECONDS": float(env.get("FICHAS_IDLE_SECONDS", 600)),
               "WS_MESSAGES_PER_SECOND": float(env.get("FICHAS_WS_MESSAGES_PER_SECOND", 20)),
               "LIMITS": env.get("FICHAS_LIMITS", "on") != "off",
               "TABLES_PER_MINUTE": int(env.get("FICHAS_TABLES_PER_MINUTE", 30)),
               "JOINS_PER_MINUTE": int(env.get("FICHAS_JOINS_PER_MINUTE", 120)),
-              "SOCKETS_PER_CLIENT": int(env.get("FICHAS_SOCKETS_PER_CLIENT", 300))}
+              "SOCKETS_PER_CLIENT": int(env.get("FICHAS_SOCKETS_PER_CLIENT", 300)),
+              "CONNECTS_PER_SECOND": int(env.get("FICHAS_CONNECTS_PER_SECOND", 20))}
     if "FICHAS_DB" in env:
         config["DATABASE"] = env["FICHAS_DB"]
     config.update(security_config(env))
@@ -74,9 +75,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.update(env_config())
     app.config.update(test_config or {})
     app.config.setdefault("DATABASE", str(Path(app.instance_path) / "fichas.sqlite3"))
-    if (proxies := app.config.get("TRUSTED_PROXIES", 0)) > 0:  # their X-Forwarded-For and -Proto only
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=0, x_port=0,
-                                x_prefix=0)
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)  # a first start needs no mkdir
     # Moves are small. Pings come from one Pinger for all sockets, not from each socket's reader.
     # simple-websocket's own reader is never started: web/socket.py reads under a budget.
@@ -87,6 +85,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(bp)
     sock.init_app(app)
     init_limits(app)
+    if (proxies := app.config.get("TRUSTED_PROXIES", 0)) > 0:  # their X-Forwarded-For and -Proto only
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=0, x_port=0,
+                                x_prefix=0)  # outermost: every part inside sees the client's address
     app.extensions["fichas"] = start_live_parts(app)
     return app
 
@@ -111,8 +112,9 @@ def start_live_parts(app: Flask) -> Fichas:
         parts.jobs.append(Periodic("evict", EVICT_EVERY_SECONDS, tables.evict_idle).start())
         checkpoint = partial(off_the_loop, tables.store.checkpoint)
         parts.jobs.append(Periodic("checkpoint", CHECKPOINT_EVERY_SECONDS, checkpoint).start())
+        parts.jobs.append(FrozenSurvivors().start())
         if config["GC_SECONDS"] > 0:
-            parts.jobs.append(ShortGcPauses(config["GC_SECONDS"]).start())
+            parts.jobs.append(Periodic("gc", config["GC_SECONDS"], full_collection).start())
     return parts
 
 

@@ -4,38 +4,37 @@ from __future__ import annotations
 
 import gc
 
-from .periodic import Periodic
 
-
-class ShortGcPauses(Periodic):
-    """Freeze what survives a full collection; one full pass every `interval` seconds frees old cycles.
+class FrozenSurvivors:
+    """Freeze what is alive at start-up and what survives each full collection.
 
     Thousands of websockets keep about a million objects alive; a full collection over them all
-    stopped every table for 0.4 s several times a minute at 1,000 tables. Frozen objects are
-    skipped by the automatic collections, which then look only at younger objects.
+    stopped every table for 0.4-0.7 s. Frozen objects are skipped by the automatic collections,
+    which then look only at younger objects. Nothing periodic has to unfreeze them, because the
+    objects that live long here (tables, matches, rounds, sockets and their readers) form no
+    reference cycles (tests/web/test_no_cycles.py): when one dies, frozen or not, its reference
+    count frees it. The cycles that do form (werkzeug's URL matcher, once per request; flask-sock's
+    response class, once per socket, emptied by web/socket.py) die young, in the automatic passes.
     """
 
-    def __init__(self, interval: float):
-        super().__init__("gc", interval, full_collection)
-
-    def start(self) -> ShortGcPauses:
-        """Freeze after every full collection from now on, and run the periodic pass."""
-        gc.callbacks.append(_freeze_after_full_collection)
-        return super().start()
+    def start(self) -> FrozenSurvivors:
+        gc.freeze()
+        gc.callbacks.append(self._after_collection)
+        return self
 
     def stop(self) -> None:
-        """Stop the periodic pass and the freezing."""
-        super().stop()
-        if _freeze_after_full_collection in gc.callbacks:
-            gc.callbacks.remove(_freeze_after_full_collection)
+        """Stop freezing, and give back what was frozen (tests build many apps in one process)."""
+        if self._after_collection in gc.callbacks:
+            gc.callbacks.remove(self._after_collection)
+        gc.unfreeze()
+
+    @staticmethod
+    def _after_collection(phase: str, info: dict) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            gc.freeze()
 
 
 def full_collection() -> None:
-    """Unfreeze and collect everything once: cycles among old objects are freed here."""
+    """Unfreeze and collect everything once (FICHAS_GC_SECONDS: a safety net, off by default)."""
     gc.unfreeze()
     gc.collect()
-
-
-def _freeze_after_full_collection(phase: str, info: dict) -> None:
-    if phase == "stop" and info["generation"] == 2:
-        gc.freeze()

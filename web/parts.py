@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from flask import current_app
 
 from live.clock import Clock
-from live.periodic import Periodic
 from live.tables import Tables
 
 from .hub import Hub, Pinger
@@ -23,7 +22,7 @@ class Fichas:
     clock: Clock
     pinger: Pinger
     sockets: OpenSockets  # websockets open at once, by client address
-    jobs: list[Periodic] = field(default_factory=list)  # eviction of idle tables, the GC's pass
+    jobs: list = field(default_factory=list)  # started workers with stop(): eviction, checkpoints, GC
 
     def close(self) -> None:
         """Stop every background worker, close every websocket and the store (tests build many apps)."""

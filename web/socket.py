@@ -27,6 +27,7 @@ from live.table import Table
 from live.tables import Tables
 
 from .hub import Connection
+from .limits import Budget
 from .parts import fichas
 from .render import flash_alone, render_partials
 from .routes import SERVER_ERROR, bp
@@ -56,24 +57,6 @@ class NotStarted:
 
     def start(self) -> None:
         pass
-
-
-class Budget:
-    """A token bucket: `rate` a second, sustained, after a burst of as many."""
-
-    def __init__(self, rate: float, clock=time.monotonic):
-        self.rate, self.clock = rate, clock
-        self.tokens, self.refilled = rate, clock()
-
-    def spend(self) -> bool:
-        """Take a token; False (and nothing taken) if the bucket is empty."""
-        now = self.clock()
-        self.tokens = min(self.rate, self.tokens + (now - self.refilled) * self.rate)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class Reader:
@@ -210,7 +193,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
         if started and reader.closing:
             reader.linger(LINGER_SECONDS)
         connection.close()
-        ws.connected = False  # so that flask-sock's own close afterwards writes nothing
+        release(ws)
         live.sockets.close(address)
 
 
@@ -223,7 +206,21 @@ def refuse(ws: simple_websocket.Server, connection: Connection, reader: Reader, 
         connection.flush(timeout=wait)
     reader.linger(LINGER_SECONDS)
     connection.close()
-    ws.connected = False
+    release(ws)
+
+
+def release(ws: simple_websocket.Server) -> None:
+    """Let go of the socket, its buffers and its request: keep only what flask-sock reads after us.
+
+    flask-sock (0.7) makes a response class per socket once this handler returns, and its
+    closure holds the Server in a reference cycle. That is young garbage, freed by the next
+    automatic collection; but a full collection in that instant would freeze it with all it
+    holds (live/collector.py). Afterwards flask-sock only calls close(), which with `connected`
+    False writes nothing, and reads `mode`. tests/web/test_no_cycles.py pins it.
+    """
+    kept = {"mode": ws.mode, "connected": False, "close_reason": None, "close_message": None}
+    ws.__dict__.clear()
+    ws.__dict__.update(kept)
 
 
 def websocket_action(tables: Tables, table: Table, seat: int | None, message,
