@@ -2,13 +2,19 @@
 
 A client is its address (`request.remote_addr`: behind a trusted proxy, the address the proxy
 saw). The defaults are generous enough for a household or a carrier's shared address, where
-many players come from one address. Websockets open at once are counted by OpenSockets, which
-web/socket.py asks before it serves a socket.
+many players come from one address. New websockets per second are limited by SocketGate, in
+front of Flask: a client that reconnects in a loop, or opens hundreds at once, gets a bare 429
+that costs a tenth of a page, and cannot queue seconds of handshakes and first renders ahead
+of other tables' moves (a page's own socket retries later, with htmx-ext-ws's backoff). A
+client opening thousands of connections at once still costs their parsing: cap connections
+per address in the reverse proxy too (README, "Production"). Websockets open at
+once are counted by OpenSockets, which web/socket.py asks before it serves a socket.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 
 from flask import Flask, render_template, request
@@ -18,10 +24,14 @@ from flask_limiter.util import get_remote_address
 LIMITED = {"fichas.create_table": "TABLES_PER_MINUTE", "fichas.join": "JOINS_PER_MINUTE"}
 MESSAGES = {"fichas.create_table": "Too many tables were opened from your address just now.",
             "fichas.join": "Too many seats were taken from your address just now."}
+TOO_MANY_CONNECTS = b"Too many connections were opened from your address just now. Wait a second."
+BUCKETS_MAX = 10_000  # addresses remembered by SocketGate before the idle ones are forgotten
 
 
 def init_limits(app: Flask) -> Limiter:
-    """Limit the routes of LIMITED by the settings they name; a readable 429 with Retry-After."""
+    """Limit handshakes (SocketGate) and the routes of LIMITED: a readable 429 with Retry-After."""
+    if app.config["LIMITS"]:
+        app.wsgi_app = SocketGate(app.wsgi_app, app.config["CONNECTS_PER_SECOND"])
     limiter = Limiter(get_remote_address, app=app, storage_uri="memory://", headers_enabled=True,
                       enabled=app.config["LIMITS"])
     # The limited views hold only a weak reference to it (and, turned off, nothing else does).
@@ -63,3 +73,57 @@ class OpenSockets:
             self._open[address] -= 1
             if self._open[address] <= 0:
                 del self._open[address]
+
+
+class Budget:
+    """A token bucket: `rate` a second, sustained, after a burst of as many."""
+
+    def __init__(self, rate: float, clock=time.monotonic):
+        self.rate, self.clock = rate, clock
+        self.tokens, self.refilled = rate, clock()
+
+    def spend(self) -> bool:
+        """Take a token; False (and nothing taken) if the bucket is empty."""
+        now = self.clock()
+        self.tokens = min(self.rate, self.tokens + (now - self.refilled) * self.rate)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def full(self) -> bool:
+        """Whether it has refilled since it was last spent (its address has been quiet a while)."""
+        return self.tokens + (self.clock() - self.refilled) * self.rate >= self.rate
+
+
+class SocketGate:
+    """WSGI middleware: at most `rate` websocket handshakes a second per client address (0: any).
+
+    It sits inside ProxyFix (REMOTE_ADDR is then the client's) and in front of Flask, so that a
+    refusal costs no routing, session or template.
+    """
+
+    def __init__(self, app, rate: float, clock=None):
+        self.app, self.rate = app, rate
+        self.clock = clock or (lambda: time.monotonic())  # looked up per call: tests move time
+        self._buckets: dict[str, Budget] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        if self.rate and environ.get("HTTP_UPGRADE", "").lower() == "websocket" and not self._admit(environ):
+            start_response("429 Too Many Requests", [("Content-Type", "text/plain; charset=utf-8"),
+                                                     ("Retry-After", "1"), ("Cache-Control", "no-store"),
+                                                     ("Content-Length", str(len(TOO_MANY_CONNECTS)))])
+            return [TOO_MANY_CONNECTS]
+        return self.app(environ, start_response)
+
+    def _admit(self, environ) -> bool:
+        address = environ.get("REMOTE_ADDR") or ""
+        with self._lock:
+            bucket = self._buckets.get(address)
+            if bucket is None:
+                if len(self._buckets) >= BUCKETS_MAX:
+                    self._buckets = {key: b for key, b in self._buckets.items() if not b.full()}
+                bucket = self._buckets[address] = Budget(self.rate, self.clock)
+            return bucket.spend()

@@ -16,7 +16,7 @@ import threading
 import time
 
 import pytest
-from wsclient import Production, RawClient
+from wsclient import Production, RawClient, Refused
 
 from helpers import LivePlayer, version_of
 from helpers.bench import load_generator
@@ -78,6 +78,7 @@ class Flooder:
         self.closes: list[tuple[int, str] | None] = []  # each websocket's close code and reason
         self.closed_after: float | None = None  # seconds from the start to the first close frame
         self.hung_up_after: float | None = None  # ... to a write failing: the first socket was closed
+        self.refused: list[int] = []  # handshakes refused (it reconnects in a loop)
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def start(self) -> Flooder:
@@ -91,7 +92,11 @@ class Flooder:
     def _run(self) -> None:
         stubborn = True
         while self.elapsed() < FLOOD_SECONDS:
-            client = RawClient(self.server.url, self.path, {"Origin": self.server.url})
+            try:
+                client = RawClient(self.server.url, self.path, {"Origin": self.server.url})
+            except Refused as refused:  # reconnecting too fast: FICHAS_CONNECTS_PER_SECOND
+                self.refused.append(refused.status)
+                continue
             batch = client.frame(self.move) * self.BATCH
             try:
                 while True:  # one write at least: more than the budget, so every socket is cut off
@@ -157,6 +162,7 @@ def test_a_flooding_websocket_is_cut_off_and_other_tables_play_on(production):
     assert flooder.hung_up_after < flooder.closed_after + LINGER_SECONDS + 1
     assert len(flooder.closes) >= 2
     assert set(flooder.closes) == {(POLICY_VIOLATION, TOO_FAST)}, flooder.closes
+    assert flooder.refused and set(flooder.refused) == {429}  # its reconnecting loop is turned away cheaply
     assert len(latencies) >= 10, latencies
     assert max(latencies) < MOVE_WITHIN, [round(s, 3) for s in latencies]
     assert production.workers() == [production.worker], production.log()

@@ -86,7 +86,7 @@ def fuzz_app(make_app):
 @pytest.fixture
 def fuzz_server(make_server):
     """A real server with a two-player table in play."""
-    server = make_server(TABLES_PER_MINUTE=100_000, JOINS_PER_MINUTE=100_000)
+    server = make_server(TABLES_PER_MINUTE=100_000, JOINS_PER_MINUTE=100_000, CONNECTS_PER_SECOND=0)
     url, _ = seat_up(server, "block", 2, names=("Ana", "Bea"))
     return server, url
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import gc
 import time
 
+import requests
 from wsclient import RawClient
 
 from helpers import Browser
-from helpers.pages import seat_up, wait_until
+from helpers.pages import handshake_status, seat_up, wait_until
 
 
 def create(browser: Browser, name: str = "Ana"):
@@ -72,3 +73,21 @@ def test_too_many_websockets_from_one_address_get_1008_and_a_reason_the_page_sho
     finally:
         for client in (first, second, third):
             client.close()
+
+
+def test_a_client_reconnecting_in_a_loop_gets_a_429_before_the_handshake(make_server, monkeypatch):
+    server = make_server(START_CLOCK=False, LIMITS=True, CONNECTS_PER_SECOND=3)
+    url, _ = seat_up(server, "block", 2, ("Ana", "Bea"))
+    hub = server.app.extensions["fichas"].hub
+    origin = {"Origin": server.url}
+    now = time.monotonic()
+    monkeypatch.setattr(time, "monotonic", lambda: now)  # the four within one instant
+    assert [handshake_status(server.url, url + "/ws", origin) for _ in range(3)] == [101, 101, 101]
+    upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", **origin}
+    refused = requests.get(server.url + url + "/ws", headers=upgrade, timeout=5)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
+    assert "Too many connections were opened from your address" in refused.text
+    wait_until(lambda: hub.count() == 0)  # the refused one never reached the table
+    monkeypatch.setattr(time, "monotonic", lambda: now + 1)
+    assert handshake_status(server.url, url + "/ws", origin) == 101  # a second later

@@ -20,6 +20,7 @@ from wsproto.events import CloseConnection, Message, Ping, Pong, TextMessage
 
 from helpers.pages import seat_up, table_id, wait_until
 from web.hub import Connection
+from web.limits import Budget
 from web.socket import (
     INBOX_MAX,
     MESSAGE_TOO_BIG,
@@ -27,7 +28,6 @@ from web.socket import (
     POLICY_VIOLATION,
     TOO_BIG,
     TOO_FAST,
-    Budget,
     Reader,
 )
 

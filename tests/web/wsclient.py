@@ -38,6 +38,14 @@ ROOT = Path(__file__).resolve().parents[2]
 LOAD = load_generator()  # its children() and stop_server() stop a gunicorn as the benchmark does
 
 
+class Refused(Exception):
+    """The server answered the handshake with an HTTP status instead of accepting it."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
 class RawClient:
     """One websocket opened by hand, with the headers given (an Origin, perhaps a cookie)."""
 
@@ -59,7 +67,9 @@ class RawClient:
             assert data, "the server hung up during the handshake"
             self.protocol.receive_data(data)
             for event in self.protocol.events():
-                assert not isinstance(event, RejectConnection), event
+                if isinstance(event, RejectConnection):
+                    self.sock.close()
+                    raise Refused(event.status_code)
                 if isinstance(event, AcceptConnection):
                     accepted = event
                     break
