@@ -21,7 +21,8 @@ tracked objects are counted (bench/soak_probe.py) at the baseline, after the fir
 of abuse ("warm") and at the end, once the abuse has been over for 90 s. The end should be
 back at the baseline within 10 %, but for the memory the allocator keeps from the first burst
 of connections: RSS is compared with the warm floor too, which shows any growth over the hour.
-The honest players' latencies, and any move that never reached a seat, are reported too. Results go to bench/results/soak-*.json.
+The honest players' latencies, and any move that never reached a seat, are reported too.
+Results go to bench/results/soak-*.json.
 """
 
 from __future__ import annotations
