@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from game.errors import BadInput, GameError, NotYourTurn, StaleVersion
 from game.match import DEFAULT_TARGET, Match
-from game.record import load_match
+from game.record import export_match, load_match
 from game.rules import Event, Round
 from game.tiles import Tile
 
@@ -51,6 +51,8 @@ class Change:
     match: Match | None = None  # a new match: the first, or the next with the same seats
     new_round: Round | None = None  # a round dealt (stored whole)
     new_table: bool = False  # the table's first write: its row is inserted with its host's seat
+    finished: tuple[int, dict] | None = None  # (number, record) of the match a new one follows
+    reseat: tuple[int, str, str, str | None] | None = None  # (seat, name, secret hash, browser): new owner
 
 
 class Tables:
@@ -156,6 +158,32 @@ class Tables:
             table.match = load_match({"format": "domino-match/1", "variant": row["variant"],
                                       "seats": row["seats"], "target": row["target"],
                                       "players": table.players, "rounds": row["rounds"]})
+
+    # -- records ---------------------------------------------------------------
+
+    def record(self, table: Table, match_no: int | None = None) -> dict | None:
+        """The record of the table's match `match_no` (None: the current one), or None if there is none.
+
+        The current match as it stands; an earlier one as kept when it ended, or, for a match
+        that ended before the store kept them (schema 4), replayed from its rounds.
+        """
+        with self.locked(table) as table:
+            current, players = table.match_no, list(table.players)
+            if match_no is None or match_no == current:
+                match = table.match
+                if match is None:  # still a valid record: "" names a seat nobody has taken yet
+                    match = Match(table.variant, table.seats, table.target,
+                                  players + [""] * (table.seats - len(players)))
+                return export_match(match)
+        if not 1 <= match_no < current:
+            return None
+        kept = self.store.finished_match(table.id, match_no)
+        if kept is not None:
+            return kept
+        rounds = self.store.rounds(table.id, match_no)
+        return export_match(load_match({"format": "domino-match/1", "variant": table.variant.name,
+                                        "seats": table.seats, "target": table.target,
+                                        "players": players, "rounds": rounds}))
 
     # -- creating and joining --------------------------------------------------
 
@@ -264,6 +292,7 @@ class Tables:
         if phase == "pause":
             change.new_round = table.match.deal_next(self.rng)
         elif phase == "over":
+            change.finished = (table.match_no, export_match(table.match))
             change.match_no += 1
             change.match = Match(table.variant, table.seats, table.target, table.players)
             change.new_round = change.match.deal_next(self.rng)
@@ -327,8 +356,14 @@ class Tables:
         if change.events:
             rnd = table.match.round
             events = (rnd.number, len(rnd.events), [event.to_dict() for event in change.events])
+        reseat = None
+        if change.reseat is not None:
+            seat, name, secret_hash, browser = change.reseat
+            reseat = {"table_id": table.id, "seat": seat, "name": name, "secret_hash": secret_hash,
+                      "browser_hash": browser}
         self.store.commit(table.row(version, change.match_no, change.clock), seat_row=seat_row,
-                          round_data=round_data, events=events, action=change.detail, new=change.new_table)
+                          round_data=round_data, events=events, action=change.detail, new=change.new_table,
+                          finished=change.finished, reseat=reseat)
         table.version, table.match_no, table.clock = version, change.match_no, change.clock
         table.active_at = change.detail["at"]
         if change.newcomer is not None:

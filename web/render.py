@@ -55,7 +55,7 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
     view = spectator_view(table.match) if table.match else None
     # Templates get the table's public facts only, never the Table (its round holds every hand).
     public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
-              "variant": variant_facts(table.variant, table.seats)}
+              "variant": variant_facts(table.variant, table.seats), "match_no": table.match_no}
     return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
             "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
