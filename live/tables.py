@@ -24,7 +24,17 @@ from game.rules import Event, Round
 from game.tiles import Tile
 
 from .store import Store
-from .table import NameTaken, NotHost, Table, TableFull, check_settings, clean_name, hash_secret
+from .table import (
+    Ask,
+    NameTaken,
+    NotHost,
+    SeatRefused,
+    Table,
+    TableFull,
+    check_settings,
+    clean_name,
+    hash_secret,
+)
 from .turnclock import Timing, TurnClock
 
 log = logging.getLogger(__name__)
@@ -37,6 +47,8 @@ class AlreadySeated(GameError):
 
 
 MOVES = ("play", "pass", "draw")
+ASKS_MAX = 8  # spectators waiting for a seat at one table (one each per browser)
+HANDOVER_PHASES = ("pause",)  # a seat changes hands between rounds only
 
 
 @dataclass
@@ -225,6 +237,83 @@ class Tables:
         self._commit(table, change)
         return seat, secret
 
+    # -- seats changing hands --------------------------------------------------
+
+    def reclaim(self, table: Table, secret, browser: str | None = None) -> tuple[int, str]:
+        """The seat whose private link (its secret) this is, for this browser, under a new secret.
+
+        The browser that had the seat (its cookie holds the old secret) and the old link lose it.
+        Returns the seat and its new secret.
+        """
+        with self.locked(table) as table:
+            seat = table.seat_of(secret) if isinstance(secret, str) else None
+            if seat is None:
+                raise SeatRefused("link")  # forged, incomplete, of another table, or replaced since
+            held = self.store.seat_of_browser(table.id, browser) if browser is not None else None
+            if held is not None and held != seat:
+                raise SeatRefused("other_seat")
+            new_secret, now = secrets.token_urlsafe(32), self.now()
+            change = Change({"kind": "reclaim", "seat": seat, "at": now}, copy(table.clock), table.match_no,
+                            reseat=(seat, table.players[seat], hash_secret(new_secret), browser))
+            self._commit(table, change)
+            return seat, new_secret
+
+    def ask(self, table: Table, name, browser: str | None = None) -> str:
+        """A spectator asks for a disconnected seat under `name`; returns the secret its browser keeps.
+
+        Nothing is stored but in memory: the host sees the request (hand_over), and a restart forgets it.
+        """
+        with self.locked(table) as table:
+            name = clean_name(name)
+            if table.phase == "waiting":
+                raise SeatRefused("waiting")
+            if browser is not None and self.store.seat_of_browser(table.id, browser) is not None:
+                raise SeatRefused("seated")
+            mine = [key for key, ask in table.asks.items() if browser is not None and ask.browser == browser]
+            others = [ask.name for key, ask in table.asks.items() if key not in mine]
+            if name.casefold() in (n.casefold() for n in [*table.players, *others]):
+                raise NameTaken(f"Someone at this table is already called {name}.")
+            if len(others) >= ASKS_MAX:
+                raise SeatRefused("too_many")
+            for key in mine:  # one request per browser: the newest
+                del table.asks[key]
+            secret = secrets.token_urlsafe(32)
+            table.asks[secrets.token_urlsafe(8)] = Ask(name, hash_secret(secret), browser, self.now())
+            self._publish(table)
+            return secret
+
+    def hand_over(self, table: Table, by: int | None, seat, ask_id, version) -> None:
+        """The host hands a disconnected seat to a spectator who asked for it, between rounds."""
+        with self.locked(table) as table:
+            self._check_version(table, version)
+            if by != 0:
+                raise SeatRefused("not_host")
+            if table.phase not in HANDOVER_PHASES:
+                raise SeatRefused("phase")
+            try:
+                seat = int(seat)
+            except (TypeError, ValueError):
+                raise SeatRefused("seat") from None
+            if not 0 <= seat < len(table.players) or seat == by:
+                raise SeatRefused("seat")
+            if table.connected(seat):
+                raise SeatRefused("connected", name=table.players[seat])
+            ask = table.asks.get(ask_id) if isinstance(ask_id, str) else None
+            if ask is None:
+                raise SeatRefused("ask_gone")
+            if any(ask.name.casefold() == p.casefold() for s, p in enumerate(table.players) if s != seat):
+                raise NameTaken(f"Someone at this table is already called {ask.name}.")
+            detail = {"kind": "hand_over", "seat": seat, "by": by, "name": ask.name,
+                      "was": table.players[seat], "at": self.now()}
+            change = Change(detail, copy(table.clock), table.match_no,
+                            reseat=(seat, ask.name, ask.secret_hash, ask.browser))
+            del table.asks[ask_id]  # before the commit publishes; put back if it fails
+            try:
+                self._commit(table, change)
+            except BaseException:
+                table.asks[ask_id] = ask
+                raise
+
     # -- actions ---------------------------------------------------------------
 
     def act(self, table: Table, seat: int | None, kind: str, version, tile: str | None = None,
@@ -369,6 +458,11 @@ class Tables:
         if change.newcomer is not None:
             table.players.append(change.newcomer[0])
             table.secret_hashes.append(change.newcomer[1])
+        if change.reseat is not None:
+            seat, name, secret_hash, _ = change.reseat
+            table.players[seat], table.secret_hashes[seat] = name, secret_hash
+            if table.match is not None:
+                table.match.players[seat] = name
         if change.match is not None:
             table.match = change.match
         if change.new_round is not None:

@@ -160,12 +160,17 @@ def record(table_id: str):
     table = load_table(table_id)
     wanted = request.args.get("match")
     if wanted is not None and not (wanted.isascii() and wanted.isdigit() and len(wanted) <= 9):
-        abort(400, "The match number is a whole number: 1 for the table's first match.")
+        abort(400, says("match_number"))
     match_no = None if wanted is None else int(wanted)
     data = fichas().tables.record(table, match_no)
     if data is None:
-        abort(404, f"This table has no match {match_no}.")
+        abort(404, says("no_match", number=match_no))
     return jsonify(data)
+
+
+def says(code: str, **facts) -> str:
+    """The sentence for a refusal's code (templates/_refusals.html: words stay in templates)."""
+    return render_template("_refusals.html", code=code, facts=facts).strip()
 
 
 def load_table(table_id: str) -> Table:

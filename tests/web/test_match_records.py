@@ -52,7 +52,7 @@ def test_after_a_new_match_the_earlier_one_is_still_served_and_linked(app):
 
 
 def test_a_match_number_that_does_not_exist_is_a_404_and_nonsense_a_400(app):
-    url, players = open_table(app, "block", 2, target=50, names=NAMES)
+    url, _ = open_table(app, "block", 2, target=50, names=NAMES)
     visitor = Browser(app)
     for number in ("0", "2", "99", "000000002"):
         assert visitor.get(f"{url}/record.json?match={number}").status_code == 404, number
