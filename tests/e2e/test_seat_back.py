@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from .conftest import TIMEOUT_MS
 from .players import Player, Stats, play_one_move, seat_players
+from .test_csp import watched
 
 NAMES = ("Ana", "Bea")
 BLOCK_SEED = 1
@@ -133,3 +134,24 @@ def test_the_host_hands_a_disconnected_seat_to_a_newcomer(open_page, make_server
         assert zoe.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
+
+
+def test_the_sheet_the_link_and_the_seat_page_break_no_policy(open_page, make_server):
+    server = make_server(TABLES_OPTIONS={"rng": random.Random(BLOCK_SEED)})
+    problems: list[str] = []
+    players = [Player(watched(open_page, problems), "Ana"),
+               Player(watched(open_page, problems, phone=True), "Bea", phone=True)]
+    seat_players(server.url, players, "block")
+    for player in players:
+        player.wait_version(2)
+    players[0].page.locator("#sheet summary").click()
+    expect(players[0].page.locator("#sheet .sheet-table")).to_be_visible()
+    link = private_link(players[1])
+    landing = watched(open_page, problems, phone=True)
+    landing.goto(link)
+    landing.get_by_role("button", name="Take my seat back").tap()
+    expect(landing.locator("#hand [data-tile]")).to_have_count(7)
+    for page in (players[0].page, landing):
+        assert page.evaluate("window.__violations") == []
+        assert page.evaluate("document.querySelectorAll('style, [style]').length") == 0
+    assert problems == []
