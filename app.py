@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+import web.seats  # noqa: F401 (importing it adds its routes to the blueprint)
 from live.clock import Clock
 from live.collector import FrozenSurvivors, full_collection
 from live.periodic import Periodic, off_the_loop
@@ -22,6 +23,7 @@ from web.limits import OpenSockets, init_limits
 from web.parts import Fichas
 from web.render import init_rendering, publish
 from web.routes import bp
+from web.seats import reclaim  # noqa: F401 (importing web.seats adds its routes to the blueprint)
 from web.socket import NotStarted, sock
 
 EVICT_EVERY_SECONDS = 60  # how often idle tables are looked for

@@ -48,14 +48,50 @@ def seat_view(match: Match, seat: int | None) -> dict:
         "hand": _hand(rnd, seat) if rnd is not None and seat is not None else [],
         "can": _can(match, rnd, seat), "match_over": match.over, "winner": match.winner,
         "winner_name": _side_name(match, match.winner) if match.over else None,
+        "sheet": score_sheet(match),
     }
 
 
 def player_panel(match: Match, seat: int | None) -> dict:
-    """The part of a seat's view that differs from everyone else's: its hand and its moves."""
+    """What differs from one viewer to the next: the hand, the moves, the tiles not yet seen."""
     rnd = match.round
     return {"you": seat, "hand": _hand(rnd, seat) if rnd is not None and seat is not None else [],
-            "can": _can(match, rnd, seat)}
+            "can": _can(match, rnd, seat), "unseen": unseen_counts(rnd, seat)}
+
+
+def unseen_counts(rnd: Round | None, seat: int | None) -> list[int] | None:
+    """For each number 0-6, how many of its seven tiles `seat` has not seen; None outside play.
+
+    Seen are the tiles on the line and the viewer's own hand (a spectator: the line only);
+    never another seat's hand, nor the boneyard, nor a tile another seat drew.
+    """
+    if rnd is None or rnd.over:
+        return None
+    counts = [7] * 7
+    seen = [tuple(pair) for pair in rnd.line]
+    if seat is not None:
+        seen += [(t.low, t.high) for t in rnd.hands[seat]]
+    for a, b in seen:
+        counts[a] -= 1
+        if b != a:  # a double is one tile of its number
+            counts[b] -= 1
+    return counts
+
+
+def score_sheet(match: Match) -> dict:
+    """The paper pad: each finished round's points by side, with running totals after it."""
+    totals = [0] * len(match.scores)
+    rows = []
+    for rnd in match.rounds:
+        if rnd.result is None:
+            continue
+        result = rnd.result
+        totals[result.winner] += result.points
+        points = [result.points if side == result.winner else None for side in range(len(totals))]
+        rows.append({"number": rnd.number, "reason": result.reason, "points": points,
+                     "totals": list(totals)})
+    return {"sides": [_side_name(match, side) for side in range(len(totals))], "rows": rows,
+            "totals": list(match.scores), "target": match.target}
 
 
 def spectator_view(match: Match) -> dict:

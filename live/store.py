@@ -75,6 +75,16 @@ SCHEMA = [
     ALTER TABLE seats ADD COLUMN browser_hash TEXT;  -- NULL: seated before version 3
     CREATE UNIQUE INDEX seats_by_browser ON seats(table_id, browser_hash) WHERE browser_hash IS NOT NULL;
     """,
+    # version 4: a finished match's record kept whole when the next starts, with the names of then
+    # (a seat may change hands later); matches finished before version 4 are replayed from `rounds`
+    """
+    CREATE TABLE matches (
+        table_id TEXT NOT NULL,
+        match_no INTEGER NOT NULL,
+        record TEXT NOT NULL,  -- domino-match/1
+        PRIMARY KEY (table_id, match_no)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 
@@ -154,12 +164,15 @@ class Store:
 
     def commit(self, table_row: dict, *, seat_row: dict | None = None, round_data: dict | None = None,
                events: tuple[int, int, list[dict]] | None = None, action: dict | None = None,
-               new: bool = False) -> None:
+               new: bool = False, finished: tuple[int, dict] | None = None,
+               reseat: dict | None = None) -> None:
         """Write one accepted change: the table row, maybe a seat, a new round, new events, a log line.
 
         `new` inserts the table's row (its first change: the host's seat comes in the same
         transaction). `round_data` is a round's record (written whole when the round is dealt);
         `events` is (round number, index of the first, the events) appended to a round stored.
+        `finished` is (match number, record) of a match that ended; `reseat` gives a taken seat
+        a new secret (and maybe a new name and browser).
         """
         table_id, match_no = table_row["id"], table_row["match_no"]
         with self.write() as db:
@@ -174,6 +187,12 @@ class Store:
                 db.execute("INSERT INTO seats (table_id, seat, name, secret_hash, joined_at, browser_hash)"
                            " VALUES (:table_id, :seat, :name, :secret_hash, :joined_at, :browser_hash)",
                            {"browser_hash": None, **seat_row})
+            if reseat is not None:
+                db.execute("UPDATE seats SET name=:name, secret_hash=:secret_hash, browser_hash=:browser_hash"
+                           " WHERE table_id=:table_id AND seat=:seat", reseat)
+            if finished is not None:
+                db.execute("INSERT INTO matches (table_id, match_no, record) VALUES (?, ?, ?)",
+                           (table_id, finished[0], _json(finished[1])))
             if round_data is not None:
                 db.execute("INSERT OR REPLACE INTO rounds (table_id, match_no, number, data)"
                            " VALUES (?, ?, ?, ?)", (table_id, match_no, round_data["number"],
@@ -216,21 +235,33 @@ class Store:
                 return None
             seats = self._db.execute("SELECT seat, name, secret_hash FROM seats WHERE table_id=?"
                                      " ORDER BY seat", (table_id,)).fetchall()
-            rounds = self._db.execute("SELECT number, data FROM rounds WHERE table_id=? AND match_no=?"
-                                      " ORDER BY number", (table_id, row["match_no"])).fetchall()
-            events = self._db.execute("SELECT number, seq, data FROM round_events WHERE table_id=?"
-                                      " AND match_no=? ORDER BY number, seq",
-                                      (table_id, row["match_no"])).fetchall()
         table = dict(row)
         table["seat_rows"] = [dict(s) for s in seats]
-        table["rounds"] = [json.loads(r["data"]) for r in rounds]
-        by_number = {r["number"]: data for r, data in zip(rounds, table["rounds"], strict=True)}
+        table["rounds"] = self.rounds(table_id, row["match_no"])
+        return table
+
+    def rounds(self, table_id: str, match_no: int) -> list[dict]:
+        """The stored rounds of one match of a table, each with its events, in order."""
+        with self._lock:
+            rounds = self._db.execute("SELECT number, data FROM rounds WHERE table_id=? AND match_no=?"
+                                      " ORDER BY number", (table_id, match_no)).fetchall()
+            events = self._db.execute("SELECT number, seq, data FROM round_events WHERE table_id=?"
+                                      " AND match_no=? ORDER BY number, seq", (table_id, match_no)).fetchall()
+        loaded = [json.loads(r["data"]) for r in rounds]
+        by_number = {r["number"]: data for r, data in zip(rounds, loaded, strict=True)}
         for event in events:
             known = by_number[event["number"]]["events"]
             if event["seq"] != len(known):  # a gap: the replay must not guess
                 raise ValueError(f"Table {table_id}: round {event['number']} misses event {len(known)}.")
             known.append(json.loads(event["data"]))
-        return table
+        return loaded
+
+    def finished_match(self, table_id: str, match_no: int) -> dict | None:
+        """The record kept when match `match_no` ended, or None (not kept: before schema 4)."""
+        with self._lock:
+            row = self._db.execute("SELECT record FROM matches WHERE table_id=? AND match_no=?",
+                                   (table_id, match_no)).fetchone()
+        return None if row is None else json.loads(row["record"])
 
     def tables_with_deadlines(self) -> list[str]:
         """Ids of tables whose clock is running (a turn or a pause)."""

@@ -6,6 +6,7 @@ import hashlib
 import secrets
 import threading
 import unicodedata
+from dataclasses import dataclass
 
 from game.errors import BadInput, GameError
 from game.match import TARGETS, Match
@@ -34,6 +35,24 @@ class NotHost(GameError):
     code = "not_host"
 
 
+class SeatRefused(GameError):
+    """A seat may not change hands so: `code` says why, and templates/_seat_refusal.html words it."""
+
+    def __init__(self, code: str, **facts):
+        super().__init__(code)
+        self.code, self.facts = code, facts
+
+
+@dataclass
+class Ask:
+    """A spectator asking for a disconnected seat; the host may hand it over between rounds."""
+
+    name: str
+    secret_hash: str  # the secret its browser already holds: handing the seat over makes it the seat's
+    browser: str | None
+    at: float
+
+
 class Table:
     """One table in memory; read or change it only while holding `lock`."""
 
@@ -54,6 +73,7 @@ class Table:
         self.sockets = [0] * seats  # live websockets per seat
         self.active_at = created_at  # the last change or closed page: idle tables leave memory
         self.evicted = False  # left memory: whoever still holds this object must get it again
+        self.asks: dict[str, Ask] = {}  # by an id shown to the host (never the secret); memory only
 
     # -- derived state ---------------------------------------------------------
 

@@ -19,12 +19,22 @@ from dataclasses import dataclass, field
 
 from game.errors import BadInput, GameError, NotYourTurn, StaleVersion
 from game.match import DEFAULT_TARGET, Match
-from game.record import load_match
+from game.record import export_match, load_match
 from game.rules import Event, Round
 from game.tiles import Tile
 
 from .store import Store
-from .table import NameTaken, NotHost, Table, TableFull, check_settings, clean_name, hash_secret
+from .table import (
+    Ask,
+    NameTaken,
+    NotHost,
+    SeatRefused,
+    Table,
+    TableFull,
+    check_settings,
+    clean_name,
+    hash_secret,
+)
 from .turnclock import Timing, TurnClock
 
 log = logging.getLogger(__name__)
@@ -37,6 +47,8 @@ class AlreadySeated(GameError):
 
 
 MOVES = ("play", "pass", "draw")
+ASKS_MAX = 8  # spectators waiting for a seat at one table (one each per browser)
+HANDOVER_PHASES = ("pause",)  # a seat changes hands between rounds only
 
 
 @dataclass
@@ -51,6 +63,8 @@ class Change:
     match: Match | None = None  # a new match: the first, or the next with the same seats
     new_round: Round | None = None  # a round dealt (stored whole)
     new_table: bool = False  # the table's first write: its row is inserted with its host's seat
+    finished: tuple[int, dict] | None = None  # (number, record) of the match a new one follows
+    reseat: tuple[int, str, str, str | None] | None = None  # (seat, name, secret hash, browser): new owner
 
 
 class Tables:
@@ -157,6 +171,32 @@ class Tables:
                                       "seats": row["seats"], "target": row["target"],
                                       "players": table.players, "rounds": row["rounds"]})
 
+    # -- records ---------------------------------------------------------------
+
+    def record(self, table: Table, match_no: int | None = None) -> dict | None:
+        """The record of the table's match `match_no` (None: the current one), or None if there is none.
+
+        The current match as it stands; an earlier one as kept when it ended, or, for a match
+        that ended before the store kept them (schema 4), replayed from its rounds.
+        """
+        with self.locked(table) as table:
+            current, players = table.match_no, list(table.players)
+            if match_no is None or match_no == current:
+                match = table.match
+                if match is None:  # still a valid record: "" names a seat nobody has taken yet
+                    match = Match(table.variant, table.seats, table.target,
+                                  players + [""] * (table.seats - len(players)))
+                return export_match(match)
+        if not 1 <= match_no < current:
+            return None
+        kept = self.store.finished_match(table.id, match_no)
+        if kept is not None:
+            return kept
+        rounds = self.store.rounds(table.id, match_no)
+        return export_match(load_match({"format": "domino-match/1", "variant": table.variant.name,
+                                        "seats": table.seats, "target": table.target,
+                                        "players": players, "rounds": rounds}))
+
     # -- creating and joining --------------------------------------------------
 
     def create(self, host_name: str, variant: str = "partnership", seats: int = 4,
@@ -196,6 +236,83 @@ class Tables:
             change.clock.start_turn(change.new_round.turn, now)
         self._commit(table, change)
         return seat, secret
+
+    # -- seats changing hands --------------------------------------------------
+
+    def reclaim(self, table: Table, secret, browser: str | None = None) -> tuple[int, str]:
+        """The seat whose private link (its secret) this is, for this browser, under a new secret.
+
+        The browser that had the seat (its cookie holds the old secret) and the old link lose it.
+        Returns the seat and its new secret.
+        """
+        with self.locked(table) as table:
+            seat = table.seat_of(secret) if isinstance(secret, str) else None
+            if seat is None:
+                raise SeatRefused("link")  # forged, incomplete, of another table, or replaced since
+            held = self.store.seat_of_browser(table.id, browser) if browser is not None else None
+            if held is not None and held != seat:
+                raise SeatRefused("other_seat")
+            new_secret, now = secrets.token_urlsafe(32), self.now()
+            change = Change({"kind": "reclaim", "seat": seat, "at": now}, copy(table.clock), table.match_no,
+                            reseat=(seat, table.players[seat], hash_secret(new_secret), browser))
+            self._commit(table, change)
+            return seat, new_secret
+
+    def ask(self, table: Table, name, browser: str | None = None) -> str:
+        """A spectator asks for a disconnected seat under `name`; returns the secret its browser keeps.
+
+        Nothing is stored but in memory: the host sees the request (hand_over), and a restart forgets it.
+        """
+        with self.locked(table) as table:
+            name = clean_name(name)
+            if table.phase == "waiting":
+                raise SeatRefused("waiting")
+            if browser is not None and self.store.seat_of_browser(table.id, browser) is not None:
+                raise SeatRefused("seated")
+            mine = [key for key, ask in table.asks.items() if browser is not None and ask.browser == browser]
+            others = [ask.name for key, ask in table.asks.items() if key not in mine]
+            if name.casefold() in (n.casefold() for n in [*table.players, *others]):
+                raise NameTaken(f"Someone at this table is already called {name}.")
+            if len(others) >= ASKS_MAX:
+                raise SeatRefused("too_many")
+            for key in mine:  # one request per browser: the newest
+                del table.asks[key]
+            secret = secrets.token_urlsafe(32)
+            table.asks[secrets.token_urlsafe(8)] = Ask(name, hash_secret(secret), browser, self.now())
+            self._publish(table)
+            return secret
+
+    def hand_over(self, table: Table, by: int | None, seat, ask_id, version) -> None:
+        """The host hands a disconnected seat to a spectator who asked for it, between rounds."""
+        with self.locked(table) as table:
+            self._check_version(table, version)
+            if by != 0:
+                raise SeatRefused("not_host")
+            if table.phase not in HANDOVER_PHASES:
+                raise SeatRefused("phase")
+            try:
+                seat = int(seat)
+            except (TypeError, ValueError):
+                raise SeatRefused("seat") from None
+            if not 0 <= seat < len(table.players) or seat == by:
+                raise SeatRefused("seat")
+            if table.connected(seat):
+                raise SeatRefused("connected", name=table.players[seat])
+            ask = table.asks.get(ask_id) if isinstance(ask_id, str) else None
+            if ask is None:
+                raise SeatRefused("ask_gone")
+            if any(ask.name.casefold() == p.casefold() for s, p in enumerate(table.players) if s != seat):
+                raise NameTaken(f"Someone at this table is already called {ask.name}.")
+            detail = {"kind": "hand_over", "seat": seat, "by": by, "name": ask.name,
+                      "was": table.players[seat], "at": self.now()}
+            change = Change(detail, copy(table.clock), table.match_no,
+                            reseat=(seat, ask.name, ask.secret_hash, ask.browser))
+            del table.asks[ask_id]  # before the commit publishes; put back if it fails
+            try:
+                self._commit(table, change)
+            except BaseException:
+                table.asks[ask_id] = ask
+                raise
 
     # -- actions ---------------------------------------------------------------
 
@@ -264,6 +381,7 @@ class Tables:
         if phase == "pause":
             change.new_round = table.match.deal_next(self.rng)
         elif phase == "over":
+            change.finished = (table.match_no, export_match(table.match))
             change.match_no += 1
             change.match = Match(table.variant, table.seats, table.target, table.players)
             change.new_round = change.match.deal_next(self.rng)
@@ -327,13 +445,24 @@ class Tables:
         if change.events:
             rnd = table.match.round
             events = (rnd.number, len(rnd.events), [event.to_dict() for event in change.events])
+        reseat = None
+        if change.reseat is not None:
+            seat, name, secret_hash, browser = change.reseat
+            reseat = {"table_id": table.id, "seat": seat, "name": name, "secret_hash": secret_hash,
+                      "browser_hash": browser}
         self.store.commit(table.row(version, change.match_no, change.clock), seat_row=seat_row,
-                          round_data=round_data, events=events, action=change.detail, new=change.new_table)
+                          round_data=round_data, events=events, action=change.detail, new=change.new_table,
+                          finished=change.finished, reseat=reseat)
         table.version, table.match_no, table.clock = version, change.match_no, change.clock
         table.active_at = change.detail["at"]
         if change.newcomer is not None:
             table.players.append(change.newcomer[0])
             table.secret_hashes.append(change.newcomer[1])
+        if change.reseat is not None:
+            seat, name, secret_hash, _ = change.reseat
+            table.players[seat], table.secret_hashes[seat] = name, secret_hash
+            if table.match is not None:
+                table.match.players[seat] = name
         if change.match is not None:
             table.match = change.match
         if change.new_round is not None:

@@ -56,6 +56,7 @@ class Connection:
         self.seat = seat
         self.alive = True
         self.me_key: tuple | None = None  # what this browser's own part last showed
+        self.holder: str | None = None  # the hashed seat secret its page came with (web/render.py)
         self._queue: deque[str | bytes] = deque()
         self._writing = False  # the handler holds messages it has not written yet
         self._last: bytes | None = None  # the close frame that ends the socket, once queued

@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from game.views import player_panel, spectator_view, variant_facts
 from live.table import NAME_MAX, Table
-from live.tables import Tables
+from live.tables import HANDOVER_PHASES, Tables
 
 from .hub import Hub
 
@@ -55,12 +55,12 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
     view = spectator_view(table.match) if table.match else None
     # Templates get the table's public facts only, never the Table (its round holds every hand).
     public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
-              "variant": variant_facts(table.variant, table.seats)}
+              "variant": variant_facts(table.variant, table.seats), "match_no": table.match_no}
     return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
             "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "panel": player_panel(table.match, seat) if table.match else None,
-            "host_away": table.away(0, now), "name_max": NAME_MAX}
+            "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover_of(table)}
 
 
 def me_key(context: dict) -> tuple:
@@ -74,8 +74,13 @@ def me_key(context: dict) -> tuple:
     acting = bool(panel and panel["can"]["act"])
     # While acting, each new state (not each push: presence changes must not wipe a chosen tile).
     now_playing = context["table"]["version"] if acting else None
+    # Seats changing hands: what a spectator may ask for, and what the host may hand over (only
+    # between rounds: a presence change while the host plays must not wipe a tile being chosen).
+    handover = context["handover"]
+    if context["seat"] is not None and not (context["seat"] == 0 and handover and handover["open"]):
+        handover = None
     return (context["phase"], context["seat"], len(context["players"]), repr(panel), now_playing,
-            context["host_away"])
+            context["host_away"], repr(handover))
 
 
 def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = False,
@@ -106,6 +111,9 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
             if not connection.alive:  # cut off or closing: its handler is about to unregister it
                 continue
             seat = connection.seat
+            if not still_holds(table, connection):  # a seat changed hands: it reconnects as what it is now
+                connection.close()
+                continue
             if seat not in mine:
                 context["seat"] = seat
                 context["panel"] = player_panel(table.match, seat) if table.match else None
@@ -119,6 +127,23 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 html = mine[seat][2] = me_template.render(context)
             if connection.send(shared + html):
                 connection.me_key = key
+
+
+def still_holds(table: Table, connection) -> bool:
+    """Whether a page's seat is still its own (and a spectator's page was not handed one)."""
+    holder = getattr(connection, "holder", None)
+    if connection.seat is not None:
+        return table.secret_hashes[connection.seat] == holder
+    return holder is None or holder not in table.secret_hashes
+
+
+def handover_of(table: Table) -> dict | None:
+    """Seats that may change hands (disconnected ones) and the spectators asking for one, once play began."""
+    if table.phase == "waiting":
+        return None
+    free = [{"seat": s, "name": name} for s, name in enumerate(table.players) if not table.connected(s)]
+    asks = [{"id": key, "name": ask.name} for key, ask in table.asks.items()]
+    return {"free": free, "asks": asks, "open": table.phase in HANDOVER_PHASES}
 
 
 def flash_alone(message: str) -> str:

@@ -15,8 +15,7 @@ from flask import (
 )
 
 from game.errors import BadInput, GameError, StaleVersion
-from game.match import DEFAULT_TARGET, TARGETS, Match
-from game.record import export_match
+from game.match import DEFAULT_TARGET, TARGETS
 from game.variants import DEFAULT_VARIANT, VARIANTS
 from game.views import variant_menu
 from live.table import NAME_MAX, Table, clean_name
@@ -157,14 +156,21 @@ def act(table_id: str, action: str):
 
 @bp.get("/t/<table_id>/record.json")
 def record(table_id: str):
+    """The current match's record, or with ?match=N that of the table's match N (earlier ones too)."""
     table = load_table(table_id)
-    with table.lock:
-        match = table.match
-        if match is None:  # still a valid record: "" names a seat nobody has taken yet
-            players = table.players + [""] * (table.seats - len(table.players))
-            match = Match(table.variant, table.seats, table.target, players)
-        data = export_match(match)
+    wanted = request.args.get("match")
+    if wanted is not None and not (wanted.isascii() and wanted.isdigit() and len(wanted) <= 9):
+        abort(400, says("match_number"))
+    match_no = None if wanted is None else int(wanted)
+    data = fichas().tables.record(table, match_no)
+    if data is None:
+        abort(404, says("no_match", number=match_no))
     return jsonify(data)
+
+
+def says(code: str, **facts) -> str:
+    """The sentence for a refusal's code (templates/_refusals.html: words stay in templates)."""
+    return render_template("_refusals.html", code=code, facts=facts).strip()
 
 
 def load_table(table_id: str) -> Table:

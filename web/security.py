@@ -24,7 +24,7 @@ from wsproto.events import Request as WsRequest
 from wsproto.handshake import H11Handshake
 from wsproto.utilities import RemoteProtocolError
 
-from live.table import Table
+from live.table import Table, hash_secret
 
 SEAT_COOKIE = "fichas_seat"
 CSRF_COOKIE = "fichas_csrf"
@@ -265,6 +265,12 @@ def handshake_parses(environ: dict) -> bool:
 def my_seat(table: Table) -> int | None:
     """The seat this browser holds at `table`, from its cookie."""
     return table.seat_of(request.cookies.get(SEAT_COOKIE))
+
+
+def seat_holder() -> str | None:
+    """The stored form of the seat secret this browser holds, whether or not it opens a seat now."""
+    secret = request.cookies.get(SEAT_COOKIE)
+    return hash_secret(secret) if secret else None
 
 
 def seat_cookie(response: Response, table: Table, secret: str) -> Response:

@@ -31,7 +31,7 @@ from .limits import Budget
 from .parts import fichas
 from .render import flash_alone, render_partials
 from .routes import SERVER_ERROR, bp
-from .security import my_seat
+from .security import my_seat, seat_holder
 
 log = logging.getLogger(__name__)
 ACTIONS = ("play", "pass", "draw", "next_round")  # what a page may send over its websocket
@@ -157,6 +157,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     table = live.tables.get(table_id)  # known to exist: the guard refused unknown tables
     seat = my_seat(table)
     connection = Connection(ws, seat)
+    connection.holder = seat_holder()
     config = current_app.config
     wait = config["PING_SECONDS"]
     reader = Reader(ws, connection, config.get("WS_MESSAGES_PER_SECOND", MESSAGES_PER_SECOND),
@@ -168,6 +169,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     started = False
     try:
         with live.tables.locked(table) as table:  # a full refresh first (to all, if this seat came back)
+            seat = connection.seat = my_seat(table)  # again under the lock: a seat may change hands
             live.hub.add(table.id, connection)
             if not live.tables.connect(table, seat):
                 html, connection.me_key = render_partials(table, live.tables, seat)

@@ -19,6 +19,7 @@ class Inbox:
 def connect(app, table, seat):
     inbox = Inbox()
     connection = Connection(inbox, seat)
+    connection.holder = table.secret_hashes[seat]  # the seat cookie a real page comes with
     app.extensions["fichas"].hub.add(table.id, connection)
     app.extensions["fichas"].tables.connect(table, seat)
     connection.flush(0)

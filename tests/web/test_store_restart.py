@@ -145,6 +145,7 @@ def test_a_database_of_schema_1_is_upgraded_and_its_rounds_continue(make_app):
         db.execute("UPDATE rounds SET data=? WHERE number=?", (record, table.match.round.number))
         db.execute("DROP TABLE round_events")
         db.execute("DROP TABLE settings")
+        db.execute("DROP TABLE matches")
         db.execute("DROP INDEX seats_by_browser")
         db.execute("ALTER TABLE seats DROP COLUMN browser_hash")
         db.execute("PRAGMA user_version = 1")

@@ -14,6 +14,7 @@ the boneyard stays face down (D1) and is still looked for.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -33,6 +34,18 @@ from helpers.pages import (
 
 NAMES = ("Ana", "Bea", "Carl", "Dan")
 SPECTATOR = None
+UNSEEN = re.compile(r"<dt>(\d)</dt><dd>(\d)</dd>")
+
+
+def unseen_of(text: str) -> list[int] | None:
+    """The unseen-tiles panel's count for each number 0-6 as #me shows it, None if absent."""
+    panel = re.search(r'<div id="unseen"[^>]*>(.*?)</dl>', section(text, "me") or "", re.S)
+    return None if panel is None else [int(count) for _, count in UNSEEN.findall(panel.group(1))]
+
+
+def unseen_from(line: list[str], hand: list[str]) -> list[int]:
+    """What the panel may say: each number's 7 tiles less those on the line and in the own hand."""
+    return [7 - sum(str(n) in tile.split("-") for tile in line + hand) for n in range(7)]
 
 
 class Notes:
@@ -175,4 +188,7 @@ def test_s2_no_payload_shows_a_secret_tile_in_a_whole_match(make_server, variant
             else:
                 assert hand_of(shown) == note["hands"][viewer], f"seat {viewer} at version {versions[index]}"
                 assert section(shown, "me") is not None
+            # The unseen counts: the line and the viewer's own hand only, kept up to date in #me.
+            own = [] if viewer is SPECTATOR else note["hands"][viewer]
+            assert unseen_of(shown) == unseen_from(note["line"], own), f"{viewer} at {versions[index]}"
     assert len(pages) > rounds * 10

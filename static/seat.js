@@ -1,0 +1,39 @@
+// Fichas: the score sheet stays open across pushes; a page whose seat changed hands reloads; the
+// private seat link is read from the address's fragment (browsers never send a fragment to the
+// server, so no log holds it) into the form that takes the seat, and leaves the address bar.
+(function () {
+  var KEY = "fichas-open:";
+  function remembered(name) {
+    try { return sessionStorage.getItem(KEY + name) === "1"; } catch (e) { return false; }
+  }
+  function remember(name, open) {
+    try { sessionStorage.setItem(KEY + name, open ? "1" : "0"); } catch (e) { /* storage off: forget */ }
+  }
+  function restore(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll("details[data-keep-open]").forEach(function (el) {
+      el.open = remembered(el.dataset.keepOpen);
+    });
+  }
+  // #me says which seat it shows (#me-you): when that is no longer the page's own (the seat was
+  // taken back in another browser, or handed to this one), the page reloads as what it is now.
+  function checkSeat() {
+    var me = document.getElementById("me-you");
+    var main = document.querySelector("main.play");
+    if (me && main && me.dataset.you !== main.dataset.you) location.reload();
+  }
+  // "toggle" does not bubble: listen while it goes down.
+  document.addEventListener("toggle", function (e) {
+    var el = e.target;
+    if (el.dataset && el.dataset.keepOpen) remember(el.dataset.keepOpen, el.open);
+  }, true);
+  document.addEventListener("htmx:load", function (e) { restore(e.detail.elt); checkSeat(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    restore(document);
+    var secret = document.getElementById("seat-secret");
+    if (!secret) return;
+    secret.value = decodeURIComponent(location.hash.slice(1));
+    if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+    var missing = document.getElementById("seat-secret-missing");
+    if (!secret.value && missing) missing.hidden = false;
+  });
+})();

@@ -1,0 +1,157 @@
+"""Getting a seat back in a real browser (issue 10, item 8), and the score sheet on a phone (item 5)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import TIMEOUT_MS
+from .players import Player, Stats, play_one_move, seat_players
+from .test_csp import watched
+
+NAMES = ("Ana", "Bea")
+BLOCK_SEED = 1
+
+
+def two_at_block(open_page, make_server) -> tuple[object, list[Player], str]:
+    server = make_server(TABLES_OPTIONS={"rng": random.Random(BLOCK_SEED)}, PAUSE_SECONDS=300)
+    players = [Player(open_page(), NAMES[0]), Player(open_page(phone=True), NAMES[1], phone=True)]
+    link = seat_players(server.url, players, "block", 100)
+    for player in players:
+        player.wait_version(2)
+    return server, players, link
+
+
+def private_link(player: Player) -> str:
+    """What a player sees when they open their private link (copyable)."""
+    page = player.page
+    page.locator("#seat-link summary").click()
+    page.get_by_role("button", name="Show my link").click()
+    field = page.locator("#seat-link-input")
+    expect(field).to_be_visible()
+    return field.input_value()
+
+
+def play_round(players: list[Player]) -> None:
+    stats = Stats()
+    for _ in range(200):
+        if play_one_move(players, stats) is None:
+            return
+    raise AssertionError("the round did not end")
+
+
+def test_a_new_browser_with_the_private_link_takes_the_seat_back(open_page, make_server):
+    _, players, table_url = two_at_block(open_page, make_server)
+    bea = players[1]
+    hand = bea.hand()
+    link = private_link(bea)
+    assert re.fullmatch(re.escape(table_url) + r"/seat#[\w-]{43}", link)
+    assert link.split("#")[1] not in players[0].page.content()  # never on another's page
+    play_one_move(players, Stats())  # a push: the link stays shown (and the same)
+    expect(bea.page.locator("#seat-link-input")).to_have_value(link)
+
+    phone = open_page(link, phone=True)  # a new phone: no cookies
+    expect(phone.get_by_role("button", name="Take my seat back")).to_be_visible()
+    assert "#" not in phone.url  # the secret left the address bar at once
+    phone.get_by_role("button", name="Take my seat back").tap()
+    phone.wait_for_url(table_url)
+    expect(phone.locator("main.play")).to_have_attribute("data-you", "1")
+    again = Player(phone, "Bea", seat=1, phone=True)
+    again.wait_connected()
+    assert sorted(again.hand()) == sorted(set(hand) - set(players[0].line()))
+    # The old browser lost the seat: its page is cut off, reconnects, and reloads as a spectator.
+    expect(bea.page.locator("main.play")).to_have_attribute("data-you", "", timeout=TIMEOUT_MS)
+    expect(bea.page.locator("#hand")).to_have_count(0)
+    expect(bea.page.locator("#me .prompt")).to_contain_text("You are watching")
+    # And the new browser plays on.
+    play_one_move([players[0], again], Stats())
+
+
+def test_a_forged_link_or_another_seats_link_takes_nothing(open_page, make_server):
+    _, players, table_url = two_at_block(open_page, make_server)
+    link = private_link(players[1])
+    stranger = open_page(table_url + "/seat#" + "A" * 43)
+    stranger.get_by_role("button", name="Take my seat back").click()
+    expect(stranger.locator(".flash-error")).to_contain_text("does not open a seat")
+    stranger.goto(table_url)
+    expect(stranger.locator("main.play")).to_have_attribute("data-you", "")
+    # The host's browser, given Bea's link, keeps its own seat and gets none of hers.
+    host = players[0].page
+    host.goto(link)
+    host.get_by_role("button", name="Take my seat back").click()
+    expect(host.locator(".flash-error")).to_contain_text("already has another seat")
+    host.goto(table_url)
+    expect(host.locator("main.play")).to_have_attribute("data-you", "0")
+    expect(players[1].page.locator("main.play")).to_have_attribute("data-you", "1")
+    expect(players[1].page.locator("#hand [data-tile]")).to_have_count(7)
+
+
+def test_the_host_hands_a_disconnected_seat_to_a_newcomer(open_page, make_server, chromium):
+    _, players, table_url = two_at_block(open_page, make_server)
+    play_round(players)
+    host, bea = players
+    expect(host.page.locator("#table .result")).to_be_visible()
+    bea.page.close()  # Bea's phone died
+    expect(host.page.locator("article.seat[data-seat='1']")).to_have_class(re.compile(r"\boffline\b"))
+
+    # A newcomer on a 360 px phone watches, sees a seat is free, and asks for it.
+    context = chromium.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        zoe = context.new_page()
+        zoe.goto(table_url)
+        ask = zoe.locator("#handover-ask")
+        expect(ask).to_contain_text("Bea is away")
+        ask.locator("input[name=name]").fill("Zoe")
+        ask.get_by_role("button", name="Ask for a seat").tap()
+        expect(zoe.locator("#handover-ask")).to_contain_text("Waiting for a seat: Zoe")
+        expect(zoe.locator("main.play")).to_have_attribute("data-you", "")
+
+        # The score sheet: reachable on the phone, readable without scrolling sideways, and it
+        # stays open while the table changes.
+        zoe.locator("#sheet summary").tap()
+        expect(zoe.locator("#sheet tbody tr")).to_have_count(1)
+        assert zoe.evaluate("document.documentElement.scrollWidth") <= 360
+
+        give = host.page.get_by_role("button", name="Give Bea's seat to Zoe")
+        expect(give).to_be_visible()
+        give.click()
+        expect(zoe.locator("main.play")).to_have_attribute("data-you", "1")
+        expect(zoe.locator("article.seat[data-seat='1'] h3")).to_contain_text("Zoe")
+        expect(host.page.locator("article.seat[data-seat='1'] h3")).to_contain_text("Zoe")
+        expect(host.page.locator("article.seat[data-seat='1']")).not_to_have_class(re.compile(r"\boffline\b"))
+        expect(zoe.locator("#sheet")).to_have_attribute("open", "")  # kept across the reload too
+        expect(zoe.locator("#table .reveal")).to_have_count(2)
+
+        # The next round: Zoe plays Bea's seat, and the sheet stays open through the pushes.
+        host.page.get_by_role("button", name="Start the next round now").click()
+        expect(zoe.locator("#hand [data-tile]")).to_have_count(7)
+        newcomer = Player(zoe, "Zoe", seat=1, phone=True)
+        play_one_move([host, newcomer], Stats())
+        expect(zoe.locator("#sheet")).to_have_attribute("open", "")
+        assert zoe.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
+
+
+def test_the_sheet_the_link_and_the_seat_page_break_no_policy(open_page, make_server):
+    server = make_server(TABLES_OPTIONS={"rng": random.Random(BLOCK_SEED)})
+    problems: list[str] = []
+    players = [Player(watched(open_page, problems), "Ana"),
+               Player(watched(open_page, problems, phone=True), "Bea", phone=True)]
+    seat_players(server.url, players, "block")
+    for player in players:
+        player.wait_version(2)
+    players[0].page.locator("#sheet summary").click()
+    expect(players[0].page.locator("#sheet .sheet-table")).to_be_visible()
+    link = private_link(players[1])
+    landing = watched(open_page, problems, phone=True)
+    landing.goto(link)
+    landing.get_by_role("button", name="Take my seat back").tap()
+    expect(landing.locator("#hand [data-tile]")).to_have_count(7)
+    for page in (players[0].page, landing):
+        assert page.evaluate("window.__violations") == []
+        assert page.evaluate("document.querySelectorAll('style, [style]').length") == 0
+    assert problems == []

@@ -1,0 +1,222 @@
+"""Getting a seat back (issue 10, item 8): the private link, and the host handing a disconnected
+seat to a spectator who asked. Nobody takes a seat that is not theirs; secrets are never shown to
+others, never stored or logged in the clear, and a restart keeps the new owner."""
+
+import random
+import re
+
+from helpers import Browser, open_table, version_of
+from helpers.pages import (
+    db_rows,
+    hand_of,
+    hand_texts,
+    live_table,
+    page,
+    play_until,
+    reopen,
+    round_over,
+    seat_secret,
+    seat_up,
+    wait_until,
+)
+from web.security import CSRF_COOKIE, SEAT_COOKIE
+
+NAMES = ("Ana", "Bea")
+LINK = re.compile(r'id="seat-link-input" readonly value="([^"]+)"')
+ASK = re.compile(r'"ask": "([^"]+)"')
+YOU = re.compile(r'<main class="play" data-you="(\d*)"')
+
+
+def you(browser, url) -> str:
+    """The seat this browser's page is for ("" for a spectator)."""
+    return YOU.search(page(browser, url)).group(1)
+
+
+def link_of(browser, url) -> str:
+    response = browser.post(f"{url}/seat-link")
+    assert response.status_code == 200
+    return LINK.search(response.get_data(as_text=True)).group(1)
+
+
+def test_the_private_link_is_shown_to_its_own_seat_only_and_only_when_asked(app):
+    url, players = open_table(app, "block", 2, names=NAMES)
+    secret = seat_secret(players[1], url)
+    link = link_of(players[1], url)
+    assert link == f"http://localhost{url}/seat#{secret}"  # in the fragment: never sent to a server
+    assert link_of(players[0], url).endswith("#" + seat_secret(players[0], url))
+    for browser in (*players, Browser(app)):  # no page holds a secret, not even its own seat's
+        html = page(browser, url)
+        assert secret not in html and seat_secret(players[0], url) not in html
+    assert "Your private link back to this seat" in page(players[1], url)
+    spectator = Browser(app)
+    assert spectator.post(f"{url}/seat-link").status_code == 403
+    assert "private link" not in page(spectator, url)
+
+
+def test_the_link_gives_a_new_browser_the_seat_and_the_old_one_loses_it(make_app):
+    app = make_app()
+    url, players = open_table(app, "block", 2, names=NAMES)
+    secret = seat_secret(players[1], url)
+    version = live_table(app, url).version
+    newcomer = Browser(app)
+    landing = newcomer.get(f"{url}/seat").get_data(as_text=True)  # what the link opens: no secret needed
+    assert "Take my seat back" in landing and 'id="seat-secret"' in landing
+    response = newcomer.post(f"{url}/seat", {"secret": secret})
+    assert response.status_code == 303 and response.headers["Location"] == url
+    assert you(newcomer, url) == "1" and you(players[1], url) == ""
+    assert seat_secret(newcomer, url) != secret  # a new secret: the old cookie and link are dead
+    assert live_table(app, url).version == version + 1
+    assert Browser(app).post(f"{url}/seat", {"secret": secret}).status_code == 403  # used already
+    assert players[1].post(f"{url}/pass", {"version": version + 1}).status_code == 403
+    assert link_of(newcomer, url).endswith("#" + seat_secret(newcomer, url))
+    # Stored as a hash only, and the log says what happened without any secret.
+    new_secret = seat_secret(newcomer, url)
+    dump = "\n".join(str(row) for sql in ("SELECT * FROM seats", "SELECT * FROM actions")
+                     for row in db_rows(app, sql))
+    assert secret not in dump and new_secret not in dump
+    assert [a["kind"] for a in app.extensions["fichas"].tables.store.actions(live_table(app, url).id)][-1] \
+        == "reclaim"
+    app.extensions["fichas"].close()
+    again = make_app()  # a restart keeps the new owner
+    assert you(reopen(newcomer, again, url), url) == "1" and you(reopen(players[1], again, url), url) == ""
+
+
+def test_a_forged_link_or_another_seats_link_takes_nothing(app):
+    url, players = open_table(app, "block", 2, names=NAMES)
+    other_url, others = open_table(app, "block", 2, names=NAMES)
+    table = live_table(app, url)
+    before = (table.version, list(table.secret_hashes))
+    stranger = Browser(app)
+    secret = seat_secret(players[1], url)
+    for forged in ("", "x" * 43, secret[:-1], secret + "x", seat_secret(others[1], other_url), "é" * 10):
+        response = stranger.post(f"{url}/seat", {"secret": forged})
+        assert response.status_code == 403, forged
+        assert "does not open a seat" in response.get_data(as_text=True)
+    assert stranger.post(f"{url}/seat", {}).status_code == 403
+    # The host's browser holds seat 0: seat 1's link gives it nothing (one seat per browser).
+    response = players[0].post(f"{url}/seat", {"secret": secret})
+    assert response.status_code == 409 and "another seat" in response.get_data(as_text=True)
+    assert stranger.post(f"{url}/seat", {"secret": secret}, csrf=False).status_code == 403  # CSRF
+    assert (table.version, table.secret_hashes) == before
+    assert you(players[1], url) == "1" and you(players[0], url) == "0" and you(stranger, url) == ""
+    # A seat's own link in its own browser changes nothing.
+    assert players[1].post(f"{url}/seat", {"secret": secret}).status_code == 303
+    assert seat_secret(players[1], url) == secret and table.version == before[0]
+
+
+def test_the_host_hands_a_disconnected_seat_to_a_spectator_between_rounds(make_app):
+    app = make_app(TABLES_OPTIONS={"rng": random.Random(3)})
+    url, players = open_table(app, "block", 2, target=500, names=NAMES)
+    table = live_table(app, url)
+    newcomer = Browser(app)
+    response = newcomer.post(f"{url}/ask", {"name": "Zoe"})
+    assert response.status_code == 204 and response.headers["HX-Redirect"] == url
+    assert you(newcomer, url) == ""  # asked: still watching
+    ask = next(iter(table.asks))
+    fields = {"seat": 1, "ask": ask, "version": table.version}
+    refused = players[0].post(f"{url}/hand-over", fields)  # a round is being played
+    assert refused.status_code == 409 and "between rounds" in refused.get_data(as_text=True)
+    play_until(app, url, players, random.Random(3), round_over)
+    assert table.phase == "pause"
+    host_page = page(players[0], url)
+    assert "Give Bea's seat to Zoe" in host_page and ASK.search(host_page).group(1) == ask
+    assert "Give " not in page(players[1], url)  # only the host is offered it
+    fields["version"] = table.version
+    assert players[1].post(f"{url}/hand-over", fields).status_code == 403  # not the host
+    assert newcomer.post(f"{url}/hand-over", fields).status_code == 403
+    assert players[0].post(f"{url}/hand-over", {**fields, "seat": 0}).status_code == 400  # their own
+    assert players[0].post(f"{url}/hand-over", {**fields, "seat": 5}).status_code == 400
+    assert players[0].post(f"{url}/hand-over", {**fields, "ask": "forged"}).status_code == 409
+    assert players[0].post(f"{url}/hand-over", {**fields, "version": 1}).status_code == 409  # stale
+    tables = app.extensions["fichas"].tables
+    tables.connect(table, 1)  # Bea's page is open: her seat is not free
+    refused = players[0].post(f"{url}/hand-over", fields)
+    assert refused.status_code == 409 and "Bea is connected" in refused.get_data(as_text=True)
+    tables.disconnect(table, 1)
+    assert you(newcomer, url) == "" and table.version == fields["version"]
+
+    assert players[0].post(f"{url}/hand-over", fields).status_code == 204
+    assert you(newcomer, url) == "1" and you(players[1], url) == ""
+    assert table.players == ["Ana", "Zoe"] and table.match.players == ["Ana", "Zoe"] and not table.asks
+    assert "Zoe" in page(players[0], url)
+    assert players[0].post(f"{url}/hand-over", fields).status_code == 409  # done once
+    assert tables.store.actions(table.id)[-1] | {"at": 0} == {"kind": "hand_over", "seat": 1, "by": 0,
+                                                             "name": "Zoe", "was": "Bea", "at": 0}
+    version = table.version
+    app.extensions["fichas"].close()
+    again = make_app()  # persisted: the new owner keeps the seat, under the new name
+    newcomer, host = reopen(newcomer, again, url), reopen(players[0], again, url)
+    assert you(newcomer, url) == "1" and live_table(again, url).players == ["Ana", "Zoe"]
+    assert host.post(f"{url}/next-round", {"version": version}).status_code == 204
+
+
+def test_who_may_ask_for_a_seat(app):
+    url, players = open_table(app, "block", 4, names=("Ana", "Bea", "Carl"))
+    early = Browser(app)  # one seat is still free: take it instead
+    assert early.post(f"{url}/ask", {"name": "Zoe"}).status_code == 409
+    assert early.post(f"{url}/join", {"name": "Dan"}).status_code == 204
+    table = live_table(app, url)
+    assert players[0].post(f"{url}/ask", {"name": "Zoe"}).status_code == 409  # seated already
+    spectator = Browser(app)
+    taken = spectator.post(f"{url}/ask", {"name": "bea"})
+    assert taken.status_code == 409 and "already called" in taken.get_data(as_text=True)
+    assert spectator.post(f"{url}/ask", {"name": ""}).status_code == 400
+    assert spectator.post(f"{url}/ask", {"name": "Zoe"}).status_code == 204
+    assert spectator.post(f"{url}/ask", {"name": "Zed"}).status_code == 204  # renamed, still one
+    assert [a.name for a in table.asks.values()] == ["Zed"]
+    assert Browser(app).post(f"{url}/ask", {"name": "zed"}).status_code == 409
+    for n in range(7):
+        assert Browser(app).post(f"{url}/ask", {"name": f"P{n}"}).status_code == 204
+    assert Browser(app).post(f"{url}/ask", {"name": "Late"}).status_code == 409  # at most eight wait
+    assert "Waiting for a seat: Zed, P0" in page(Browser(app), url)
+
+
+def test_the_old_browsers_open_page_is_cut_off_and_never_shown_the_seat_again(make_server):
+    server = make_server(START_CLOCK=False)
+    url, players = seat_up(server, "block", 2, names=NAMES)
+    old = players[1]
+    old.connect(url)
+    table = live_table(server.app, url)
+    old.wait_version(table.version)
+    secret = old.http.cookies.get(SEAT_COOKIE, path=url)
+    newcomer = server.player()
+    assert newcomer.post(f"{url}/seat", {"secret": secret}).status_code == 303
+    wait_until(lambda: not old.socket.connected)  # cut off before the change was pushed to anyone
+    with old.arrived:
+        assert all(version_of(m) < table.version for m in old.messages)
+    old.messages.clear()
+    old.connect(url)  # it reconnects (as htmx does): a spectator now, with no hand
+    screen = old.wait_version(table.version)
+    assert hand_of(screen) is None and 'data-you=""' in screen
+    newcomer.connect(url)
+    assert hand_of(newcomer.wait_version(table.version)) == hand_texts(table.match.round, 1)
+
+
+def test_a_spectators_page_handed_a_seat_reconnects_into_it(make_server):
+    server = make_server(START_CLOCK=False, TABLES_OPTIONS={"rng": random.Random(3)})
+    url, players = seat_up(server, "block", 2, names=NAMES)
+    app = server.app
+    table = live_table(app, url)
+    watcher = server.player()
+    assert watcher.post(f"{url}/ask", {"name": "Zoe"}).status_code == 204
+    watcher.connect(url)  # the page reloaded: its websocket carries the cookie of the seat to be
+    watcher.wait_version(table.version)
+    browsers = []
+    for player in players:  # the moves go through the test's HTTP client with the same cookies
+        browser = Browser(app)
+        browser.client.set_cookie(SEAT_COOKIE, player.http.cookies.get(SEAT_COOKIE, path=url), path=url)
+        browser.client.set_cookie(CSRF_COOKIE, player.http.cookies.get(CSRF_COOKIE))
+        browser.csrf = player.csrf
+        browsers.append(browser)
+    play_until(app, url, browsers, random.Random(3), round_over)
+    ask = next(iter(table.asks))
+    handed = browsers[0].post(f"{url}/hand-over", {"seat": 1, "ask": ask, "version": table.version})
+    assert handed.status_code \
+        == 204
+    wait_until(lambda: not watcher.socket.connected)
+    with watcher.arrived:  # nothing of seat 1's was pushed on the spectator's socket
+        assert all(hand_of(m) is None for m in watcher.messages)
+    watcher.messages.clear()
+    watcher.connect(url)
+    screen = watcher.wait_version(table.version)
+    assert 'data-you="1"' in screen and hand_of(screen) == hand_texts(table.match.round, 1)

@@ -1,0 +1,97 @@
+"""Seats changing hands: a player's private link back to their seat, and the host handing a
+disconnected seat to a spectator who asked for it. The rules are in live/tables.py; here the
+pages, the cookie and the refusals' words (templates/_refusals.html).
+
+The private link is /t/<id>/seat#<secret>: the secret travels in the fragment, which browsers
+never send, and comes back in a POST body, so no access log or Referer holds it.
+"""
+
+from __future__ import annotations
+
+from flask import Response, abort, make_response, redirect, render_template, request, url_for
+
+from game.errors import GameError
+from live.table import SeatRefused, Table
+
+from .parts import fichas
+from .routes import STATUS, bp, load_table, says
+from .security import SEAT_COOKIE, browser_id, my_seat, seat_cookie, share_url
+
+REFUSED_STATUS = {"link": 403, "not_host": 403, "no_seat": 403, "seat": 400}  # any other code: 409
+
+
+def refused(error: GameError) -> Response:
+    """A refusal for htmx to show in #flash."""
+    if isinstance(error, SeatRefused):
+        message, status = says(error.code, **error.facts), REFUSED_STATUS.get(error.code, 409)
+    else:
+        message, status = str(error), STATUS.get(error.code, 409)
+    return Response(render_template("_flash.html", message=message), status, mimetype="text/html")
+
+
+@bp.post("/t/<table_id>/seat-link")
+def seat_link(table_id: str):
+    """The seat's private link, for its own page only (never pushed, never in #table)."""
+    table = load_table(table_id)
+    if my_seat(table) is None:
+        abort(403, says("no_seat"))
+    secret = request.cookies[SEAT_COOKIE]
+    link = share_url(url_for(".reclaim", table_id=table.id)) + "#" + secret
+    return render_template("_seat_link.html", link=link)
+
+
+@bp.get("/t/<table_id>/seat")
+def reclaim_page(table_id: str):
+    """Where a private link lands; the secret is in its fragment, which the page posts."""
+    table = load_table(table_id)
+    return render_template("seat.html", table=public(table), error=None)
+
+
+@bp.post("/t/<table_id>/seat")
+def reclaim(table_id: str):
+    """Take a seat back with its secret: this browser gets it under a new one, others lose it."""
+    table = load_table(table_id)
+    target = redirect(url_for(".show_table", table_id=table.id), 303)
+    secret = request.form.get("secret", "")
+    if secret and my_seat(table) is not None and my_seat(table) == table.seat_of(secret):
+        return target  # this browser has that seat already: nothing to change
+    try:
+        _, new_secret = fichas().tables.reclaim(table, secret, browser=browser_id())
+    except SeatRefused as error:
+        return render_template("seat.html", table=public(table), error=says(error.code)), \
+            REFUSED_STATUS.get(error.code, 409)
+    return seat_cookie(target, table, new_secret)
+
+
+@bp.post("/t/<table_id>/ask")
+def ask(table_id: str):
+    """A spectator asks for a disconnected seat; its browser keeps the secret the seat will get."""
+    table = load_table(table_id)
+    if my_seat(table) is not None:
+        return refused(SeatRefused("seated"))
+    try:
+        secret = fichas().tables.ask(table, request.form.get("name", ""), browser=browser_id())
+    except GameError as error:
+        return refused(error)
+    # Reload: the page's websocket then carries the new cookie, and is moved to the seat once given.
+    response = make_response("", 204)
+    response.headers["HX-Redirect"] = url_for(".show_table", table_id=table.id)
+    return seat_cookie(response, table, secret)
+
+
+@bp.post("/t/<table_id>/hand-over")
+def hand_over(table_id: str):
+    """The host gives a disconnected seat to a spectator who asked (between rounds)."""
+    table = load_table(table_id)
+    form = request.form
+    try:
+        fichas().tables.hand_over(table, my_seat(table), form.get("seat"), form.get("ask"),
+                                  form.get("version"))
+    except GameError as error:
+        return refused(error)
+    return "", 204
+
+
+def public(table: Table) -> dict:
+    """What the reclaim page shows of a table."""
+    return {"id": table.id, "variant": {"title": table.variant.title}}
