@@ -23,11 +23,13 @@ SIZES = {
 }
 MIN_TILE = {"1280x800": 44, "360x640": 28}  # a line tile's long side, in CSS pixels
 TURN_TITLE = "● Your turn — Fichas"
+ENABLED = "s => [...s.options].filter(o => !o.disabled).map(o => o.value)"  # a select's choices
 # Each tile's box relative to the line's, once the placing animation is over.
 BOXES = """els => { document.getAnimations().forEach(a => a.finish());
   const line = document.getElementById("line").getBoundingClientRect();
   return els.map(e => { const r = e.getBoundingClientRect();
-    return [e.id, r.x - line.x, r.y - line.y, r.width, r.height].map(v => typeof v === "number" ? Math.round(v * 10) / 10 : v); }); }"""
+    const round = v => typeof v === "number" ? Math.round(v * 10) / 10 : v;
+    return [e.id, r.x - line.x, r.y - line.y, r.width, r.height].map(round); }); }"""
 
 
 def sized(chromium, size: str):
@@ -151,8 +153,10 @@ def test_a_round_seen_round_the_table_chain_last_tile_title_and_result(people, m
         page = player.page
         assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
         felt = box(page, "#line")
-        for b in page.locator("#line .domino").evaluate_all(
-                "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.x, r.right, r.width, r.height]; })"):
+        tiles = page.locator("#line .domino").evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect(); "
+            "return [r.x, r.right, r.width, r.height]; })")
+        for b in tiles:
             assert felt["x"] - 1 <= b[0] and b[1] <= felt["x"] + felt["width"] + 1, (b, felt)
             assert max(b[2], b[3]) + 2 >= MIN_TILE[size], b  # + the margin between tiles
 
@@ -197,12 +201,14 @@ def test_d4_doubles_lie_across_and_both_ends_are_targets_that_do_not_move_the_li
             targets = page.locator("#line .end-target")
             expect(targets).to_have_count(2)
             target_boxes = [t.bounding_box() for t in targets.all()]
+            version = players[turn].version()
             both.first.click()  # choosing the tile lights the ends up; nothing moves
             expect(page.locator("#line .end-target[data-end=left]")).to_have_css("pointer-events", "auto")
             assert line_boxes(page) == before
             assert [t.bounding_box() for t in targets.all()] == target_boxes
             page.locator("#line .end-target[data-end=right]").click()
-            players[0].wait_version(players[0].version() + 1)
+            for player in players:
+                player.wait_version(version + 1)
             stats.both_ends += 1
             break
         play_one_move(players, stats)
@@ -220,9 +226,9 @@ def test_the_smaller_points_of_issue_10(people, make_server, chromium):
         assert radio["x"] + radio["width"] <= words["x"] and abs(radio["y"] - words["y"]) < 12
     seats = page.locator("select[name=seats]")
     page.locator("input[name=variant][value=partnership]").check()
-    assert seats.evaluate("s => [...s.options].filter(o => !o.disabled).map(o => o.value)") == ["4"]
+    assert seats.evaluate(ENABLED) == ["4"]
     page.locator("input[name=variant][value=block]").check()
-    assert seats.evaluate("s => [...s.options].filter(o => !o.disabled).map(o => o.value)") == ["2", "3", "4"]
+    assert seats.evaluate(ENABLED) == ["2", "3", "4"]
 
     # Two long names on a 360 px phone: nothing sticks out sideways.
     host.name, guest.name = "Maximiliana Wolfeschlege", "Bartholomew Fitzwilliams"
@@ -280,4 +286,5 @@ def test_revealed_hands_are_as_large_as_the_hand(people, make_server):
         if play_one_move(players, stats) is None:
             break
     revealed = players[1].page.locator("article.seat .reveal .domino").first.bounding_box()
-    assert abs(revealed["width"] - hand_tile["width"]) < 1 and abs(revealed["height"] - hand_tile["height"]) < 1
+    assert abs(revealed["width"] - hand_tile["width"]) < 1
+    assert abs(revealed["height"] - hand_tile["height"]) < 1

@@ -43,8 +43,8 @@ def check_chain(line: list, spots: list[Spot]) -> None:
     assert len(spots) == len(line)
     taken: set = set()
     for spot in spots:
-        assert 0 <= spot.x and spot.x + spot.width <= WIDTH, spot
-        assert TOP <= spot.y and spot.y + spot.height <= BOTTOM, spot
+        assert spot.x >= 0 and spot.x + spot.width <= WIDTH, spot
+        assert spot.y >= TOP and spot.y + spot.height <= BOTTOM, spot
         mine = cells(spot)
         assert not mine & taken, spot
         taken |= mine
@@ -123,7 +123,7 @@ def test_the_chain_turns_down_on_the_right_and_up_on_the_left_reading_in_line_or
 def test_open_spots_are_where_the_next_tile_goes_on_each_side():
     line = [(3, 4), (4, 6), (6, 1)]
     left_spot, right_spot = open_spots(line, 1, False)
-    longer = layout([(2, 3)] + line + [(1, 5)], 2, False)
+    longer = layout([(2, 3), *line, (1, 5)], 2, False)
     assert (left_spot.x, left_spot.y) == (longer[0].x, longer[0].y)
     assert (right_spot.x, right_spot.y) == (longer[-1].x, longer[-1].y)
     assert open_spots([], 0, True) is None and layout([], 0, True) == []
