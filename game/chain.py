@@ -10,7 +10,7 @@ grows (and a page may keep it: issue 13). Pure: no I/O, no web.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 WIDTH = 40  # quarter-tiles across the felt: ten tiles end to end
 MARGIN = 2  # kept free at each edge for the tile that turns the corner
@@ -18,9 +18,11 @@ TOP, BOTTOM = -13, 15  # the rows a line of 28 tiles can reach (half-open: TOP <
 CENTRE = WIDTH // 2
 
 
-@dataclass(frozen=True, slots=True)
-class Spot:
-    """A tile's place: top-left corner (x, y) in quarter-tiles, and how it is drawn."""
+class Spot(NamedTuple):
+    """A tile's place: top-left corner (x, y) in quarter-tiles, and how it is drawn.
+
+    A named tuple: a push lays out up to 30 of them, and tuples are quick to make.
+    """
 
     x: int
     y: int
@@ -50,22 +52,23 @@ def layout(line: list, left: int, across: bool) -> list[Spot]:
     `left` is how many tiles were laid on the left of the opening tile (line[left] is it);
     `across`: doubles are laid across the line (D4) rather than in line (P5).
     """
-    if not line:
-        return []
-    opener = _opener(line[left], across)
-    right = _arm([_double(t) for t in line[left + 1:]], opener, across, "r")
-    lefts = _arm([_double(t) for t in reversed(line[:left])], opener, across, "l")
-    return [_turned(s) for s in reversed(lefts)] + [opener] + right
+    return chain(line, left, across)[0]
 
 
 def open_spots(line: list, left: int, across: bool) -> tuple[Spot, Spot] | None:
     """Where the next tile on the left and on the right would lie (a tile that is not a double)."""
+    return chain(line, left, across)[1]
+
+
+def chain(line: list, left: int, across: bool) -> tuple[list[Spot], tuple[Spot, Spot] | None]:
+    """layout() and open_spots() at once: each arm is walked once, one tile further."""
     if not line:
-        return None
+        return [], None
     opener = _opener(line[left], across)
-    right = _arm([_double(t) for t in line[left + 1:]] + [False], opener, across, "r")
-    lefts = _arm([_double(t) for t in reversed(line[:left])] + [False], opener, across, "l")
-    return _turned(lefts[-1]), right[-1]
+    right = _arm([*(a == b for a, b in line[left + 1:]), False], opener, across, "r")
+    outwards = [a == b for a, b in reversed(line[:left])]
+    lefts = [_turned(s) for s in _arm([*outwards, False], opener, across, "l")]
+    return [*lefts[-2::-1], opener, *right[:-1]], (lefts[-1], right[-1])
 
 
 def _double(tile) -> bool:
@@ -86,25 +89,27 @@ def _arm(doubles: list[bool], opener: Spot, across: bool, arm: str) -> list[Spot
     the other way. Doubles are laid across in a row's run, in line at a corner or a foot.
     """
     spots = []
-    y, heading, end = 0, 1, opener.x + opener.width  # end: the row's open edge (x)
+    y, heading, end = 0, 1, opener.x + (2 if opener.vertical else 4)  # end: the row's open edge (x)
     foot = False  # the next tile is the foot under a corner
-    for step, double in enumerate(doubles, 1):
+    for step, double in enumerate(doubles, 1):  # the last may be a stand-in: the open end's spot
         crossed = across and double and not foot
         length = 2 if crossed else 4
         if foot:  # under the corner, reaching one tile-half back into the row
             x = end - 2 if heading < 0 else end
-            spot = Spot(x, y, False, heading < 0)
+            spots.append(Spot(x, y, False, heading < 0, False, arm, step))
             end = x if heading < 0 else x + 4
             foot = False
         elif (end + length <= WIDTH - MARGIN) if heading > 0 else (end - length >= MARGIN):
             x = end if heading > 0 else end - length
-            spot = Spot(x, y - 1, True, cross=True) if crossed else Spot(x, y, False, heading < 0)
+            if crossed:
+                spots.append(Spot(x, y - 1, True, False, True, arm, step))
+            else:
+                spots.append(Spot(x, y, False, heading < 0, False, arm, step))
             end += heading * length
         else:  # the corner: down from the row's end; the next row runs the other way
             end = end if heading > 0 else end - 2  # the corner's left side, which the foot starts from
-            spot = Spot(end, y, True)
+            spots.append(Spot(end, y, True, False, False, arm, step))
             y, heading, foot = y + 4, -heading, True
-        spots.append(Spot(spot.x, spot.y, spot.vertical, spot.flip, spot.cross, arm, step))
     return spots
 
 
@@ -114,5 +119,6 @@ def _turned(spot: Spot) -> Spot:
     The line runs inwards on the left arm, so where the path runs right the line runs left:
     a tile keeps its flip (halves drawn against line order exactly where the line runs leftwards).
     """
-    return Spot(WIDTH - spot.x - spot.width, 2 - spot.y - spot.height, spot.vertical, spot.flip,
-                spot.cross, spot.arm, spot.step)
+    x, y, vertical, flip, cross, arm, step = spot
+    width, height = (2, 4) if vertical else (4, 2)
+    return Spot(WIDTH - x - width, 2 - y - height, vertical, flip, cross, arm, step)

@@ -7,7 +7,7 @@ from itertools import product
 from flask import Flask, current_app, render_template
 from markupsafe import Markup
 
-from game.chain import Spot, layout, open_spots
+from game.chain import Spot, chain
 from game.views import player_panel, spectator_view, variant_facts
 from live.table import NAME_MAX, Table
 from live.tables import Tables
@@ -44,26 +44,22 @@ def spot_classes(spot: Spot) -> str:
     return f" at x{spot.x} y{spot.y}{' vert' if spot.vertical else ''}{' flip' if spot.flip else ''}"
 
 
-def line_of(rnd: dict, across: bool) -> Markup:
-    """The line as a chain on the felt, in line order: each domino placed by classes, with an id
-    that names its place from the opening tile (it keeps both as the line grows).
+def line_of(rnd: dict, across: bool) -> tuple[Markup, list[str]]:
+    """The line as a chain on the felt, in line order, and the classes of its two open ends' spots.
 
-    The latest tile placed is marked `last` (and `fresh` if it was the latest move).
+    Each domino is placed by classes, with an id that names its place from the opening tile (it
+    keeps both as the line grows); the latest tile placed is marked `last` (and `fresh` if it
+    was the latest move). One join instead of a template loop per tile.
     """
     line, last = rnd["line"], rnd["last"]
+    spots, ends = chain(line, rnd["left"], across)
     mark = " last fresh" if rnd["fresh"] else " last"
     html = []
-    for i, ((a, b), spot) in enumerate(zip(line, layout(line, rnd["left"], across), strict=True)):
+    for i, ((a, b), spot) in enumerate(zip(line, spots, strict=True)):
         head, middle, tail = IN_LINE[a, b, spot.cross]
         classes = spot_classes(spot) + mark if i == last else spot_classes(spot)
         html.append(f"{head}{classes}{middle}t-{spot.key}{tail}")
-    return Markup("".join(html))
-
-
-def end_spots(rnd: dict, across: bool) -> list[str]:
-    """The classes of the spots where the next tile would go on the left and on the right."""
-    spots = open_spots(rnd["line"], rnd["left"], across)
-    return [spot_classes(spot) for spot in spots] if spots else ["", ""]
+    return Markup("".join(html)), [spot_classes(spot) for spot in ends] if ends else ["", ""]
 
 
 def domino_of(text: str) -> Markup:
@@ -74,7 +70,7 @@ def domino_of(text: str) -> Markup:
 
 def init_rendering(app: Flask) -> None:
     """Templates get the domino helpers; the dominoes are rendered once."""
-    app.jinja_env.globals.update(domino=domino, domino_of=domino_of, line_of=line_of, end_spots=end_spots)
+    app.jinja_env.globals.update(domino=domino, domino_of=domino_of, line_of=line_of)
     render_dominoes(app)
 
 

@@ -50,8 +50,9 @@ def take(output: Path) -> Path:
             with sync_playwright() as playwright:
                 browser = launch_chromium(playwright)
                 try:
-                    players = [Player(browser.new_context(**(PHONE if seat == PHONE_SEAT else DESKTOP)).new_page(),
-                                      name, phone=seat == PHONE_SEAT) for seat, name in enumerate(NAMES)]
+                    sizes = [PHONE if seat == PHONE_SEAT else DESKTOP for seat in range(len(NAMES))]
+                    players = [Player(browser.new_context(**size).new_page(), name, phone=size is PHONE)
+                               for name, size in zip(NAMES, sizes, strict=True)]
                     seat_players(server.url, players, "partnership", 100)
                     stats = Stats()
                     for _ in range(MOVES):
