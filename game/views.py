@@ -130,14 +130,28 @@ def _can(match: Match, rnd: Round | None, seat: int | None) -> dict:
 def _round(match: Match, rnd: Round | None, seat: int | None) -> dict | None:
     if rnd is None:
         return None
+    left, last = _sides_of_line(rnd)
     return {"number": rnd.number, "opener": rnd.opener, "turn": None if rnd.over else rnd.turn,
-            "line": [list(pair) for pair in rnd.line],
+            "line": [list(pair) for pair in rnd.line], "left": left, "last": last,
+            "fresh": bool(rnd.events) and rnd.events[-1].action == "play",
             "ends": None if rnd.left is None else [rnd.left, rnd.right],
             "opening_tile": rnd.opening_tile.text if rnd.opening_tile and rnd.left is None else None,
             "boneyard": len(rnd.boneyard), "draws": match.variant.draws, "over": rnd.over,
             # The page lists the latest moves only: copying every event at each push grew with the round.
             "log": [_public_event(e, seat) for e in rnd.events[-LOG_SHOWN:]], "moves": len(rnd.events),
             "result": _result(match, rnd) if rnd.over else None}
+
+
+def _sides_of_line(rnd: Round) -> tuple[int, int | None]:
+    """How many tiles lie left of the opening tile, and the line index of the latest placed (None: none)."""
+    left, last = 0, None
+    for event in rnd.events:
+        if event.action == "play":
+            if event.end == "left":
+                left, last = left + 1, 0
+            else:
+                last = len(rnd.line) - 1 if event.end == "right" else 0
+    return left, last
 
 
 def _public_event(event: Event, seat: int | None) -> dict:

@@ -1,16 +1,30 @@
 // Fichas: the few lines HTML cannot do. Clocks count down from the remaining time the server
-// sent (never from this device's clock); the copy button copies the table's link.
+// sent (never from this device's clock), with their bar; the copy button copies the table's link;
+// the create form offers only the seat counts of the chosen game.
 (function () {
+  var LATE_MS = 10000; // the last 10 s of a turn are shown in red
   function arm(root) {
     (root.querySelectorAll ? root : document).querySelectorAll("[data-remaining-ms]").forEach(function (el) {
       if (!el.dataset.endsAt) el.dataset.endsAt = performance.now() + Number(el.dataset.remainingMs);
+      tick(el); // at once: a new clock is never drawn full first
     });
   }
-  setInterval(function () {
-    document.querySelectorAll("[data-ends-at]").forEach(function (el) {
-      el.textContent = Math.max(0, Math.ceil((el.dataset.endsAt - performance.now()) / 1000));
-    });
-  }, 250);
+  // A clock's text, its lateness and, for a turn (data-total-ms), its bar: classes only (no
+  // style attributes under the strict CSP); the bar shrinks in twentieths, eased by a CSS transition.
+  function tick(el) {
+    var left = Math.max(0, el.dataset.endsAt - performance.now());
+    el.textContent = Math.ceil(left / 1000);
+    if (!el.dataset.totalMs) return;
+    var late = left <= LATE_MS;
+    el.classList.toggle("late", late);
+    var bar = el.parentNode.querySelector(".timer");
+    if (!bar) return;
+    bar.classList.toggle("late", late);
+    var fill = bar.firstElementChild;
+    var step = Math.max(0, Math.min(20, Math.ceil(20 * left / Number(el.dataset.totalMs))));
+    fill.className = step < 20 ? "fill s" + step : "fill";
+  }
+  setInterval(function () { document.querySelectorAll("[data-ends-at]").forEach(tick); }, 250);
   document.addEventListener("DOMContentLoaded", function () { arm(document); });
   document.addEventListener("htmx:load", function (e) { arm(e.detail.elt); });
   document.addEventListener("htmx:wsAfterMessage", function () { arm(document); });
@@ -55,6 +69,25 @@
     input.select();
     if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(function () {});
     else document.execCommand("copy");
-    button.textContent = "Copied!";
+    // The button says so for a moment, then offers to copy again (its words are in the template).
+    if (!button.dataset.label) button.dataset.label = button.textContent;
+    button.textContent = button.dataset.done;
+    clearTimeout(button.copiedTimer);
+    button.copiedTimer = setTimeout(function () { button.textContent = button.dataset.label; }, 2000);
   });
+  // The create form: "Players" offers only the counts the chosen game is played by (Partnership: 4).
+  function seatChoices() {
+    var chosen = document.querySelector(".create input[name=variant]:checked");
+    var select = document.querySelector(".create select[name=seats]");
+    if (!chosen || !select || !chosen.dataset.seats) return;
+    var allowed = chosen.dataset.seats.split(" ");
+    Array.prototype.forEach.call(select.options, function (option) {
+      option.disabled = allowed.indexOf(option.value) < 0;
+    });
+    if (select.selectedOptions[0].disabled) select.value = chosen.dataset.defaultSeats;
+  }
+  document.addEventListener("change", function (e) {
+    if (e.target.matches(".create input[name=variant]")) seatChoices();
+  });
+  document.addEventListener("DOMContentLoaded", seatChoices);
 })();

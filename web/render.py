@@ -7,6 +7,7 @@ from itertools import product
 from flask import Flask, current_app, render_template
 from markupsafe import Markup
 
+from game.chain import Spot, chain
 from game.views import player_panel, spectator_view, variant_facts
 from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
@@ -14,6 +15,9 @@ from live.tables import HANDOVER_PHASES, Tables
 from .hub import Hub
 
 DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
+# A domino in the line, in three pieces: its spot's classes and its id go between them.
+IN_LINE: dict[tuple[int, int, bool], tuple[str, str, str]] = {}  # (a, b, cross) -> pieces
+CLASSES, ID = "\x01", "\x02"  # where those go when the pieces are rendered
 
 
 def render_dominoes(app: Flask) -> None:
@@ -24,6 +28,10 @@ def render_dominoes(app: Flask) -> None:
     for a, b, in_line, cross in product(range(7), range(7), (False, True), (False, True)):
         html = template.render(a=a, b=b, in_line=in_line, cross=cross).strip()
         DOMINOES[a, b, in_line, cross] = Markup(html)
+        if in_line:
+            html = template.render(a=a, b=b, in_line=True, cross=cross, at=CLASSES, key=ID).strip()
+            head, rest = html.split(CLASSES)
+            IN_LINE[a, b, cross] = (head, *rest.split(ID))
 
 
 def domino(a: int, b: int, in_line: bool = False, cross: bool = False) -> Markup:
@@ -31,9 +39,27 @@ def domino(a: int, b: int, in_line: bool = False, cross: bool = False) -> Markup
     return DOMINOES[a, b, in_line, cross]
 
 
-def line_of(line: list, cross: bool) -> Markup:
-    """The whole line of dominoes, left to right: one join instead of a template loop per tile."""
-    return Markup("").join([domino(a, b, True, cross) for a, b in line])
+def spot_classes(spot: Spot) -> str:
+    """A spot on the felt as classes (static/fichas.css places them): " at x12 y-1 vert flip"."""
+    return f" at x{spot.x} y{spot.y}{' vert' if spot.vertical else ''}{' flip' if spot.flip else ''}"
+
+
+def line_of(rnd: dict, across: bool) -> tuple[Markup, list[str]]:
+    """The line as a chain on the felt, in line order, and the classes of its two open ends' spots.
+
+    Each domino is placed by classes, with an id that names its place from the opening tile (it
+    keeps both as the line grows); the latest tile placed is marked `last` (and `fresh` if it
+    was the latest move). One join instead of a template loop per tile.
+    """
+    line, last = rnd["line"], rnd["last"]
+    spots, ends = chain(line, rnd["left"], across)
+    mark = " last fresh" if rnd["fresh"] else " last"
+    html = []
+    for i, ((a, b), spot) in enumerate(zip(line, spots, strict=True)):
+        head, middle, tail = IN_LINE[a, b, spot.cross]
+        classes = spot_classes(spot) + mark if i == last else spot_classes(spot)
+        html.append(f"{head}{classes}{middle}t-{spot.key}{tail}")
+    return Markup("".join(html)), [spot_classes(spot) for spot in ends] if ends else ["", ""]
 
 
 def domino_of(text: str) -> Markup:
@@ -59,6 +85,7 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
     return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
             "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
+            "total_ms": int(table.clock.timing.turn * 1000),  # a full turn: the countdown bar's length
             "panel": player_panel(table.match, seat) if table.match else None,
             "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover_of(table)}
 

@@ -183,6 +183,8 @@ def test_s2_no_payload_shows_a_secret_tile_in_a_whole_match(make_server, variant
             if not note["playing"]:
                 continue
             assert line_of(shown) == note["line"]
+            # The round's result (with every hand's points) is shown only once the round is over.
+            assert 'class="result"' not in shown and "Left in hands" not in shown
             if viewer is SPECTATOR:
                 assert hand_of(shown) is None
             else:

@@ -1,0 +1,121 @@
+// Fichas: your turn cannot be missed. The tab's title says so; a short sound plays if the player
+// turned it on (off at first; this browser remembers); a phone buzzes where it can. A page that
+// comes back from the background catches up at once and says how many moves it missed.
+// Every word shown comes from the page's own data-* attributes (templates/table.html).
+(function () {
+  var KEY = "fichas-sound";
+  var baseTitle = null;
+  var mine = false; // this page shows the viewer's turn
+  var audio = null;
+  var socket = null; // the newest websocket, and htmx-ext-ws's wrapper of it (which can reconnect)
+  var wrapper = null;
+  var hidden = null; // {round, moves} as the page was hidden
+  var awayTimer = null;
+
+  function soundOn() {
+    try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
+  }
+
+  function showSound() {
+    var button = document.getElementById("sound");
+    if (!button) return;
+    var on = soundOn();
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = on ? button.dataset.on : button.dataset.off;
+  }
+
+  // Two short soft notes from Web Audio: no file to download. Browsers start sound only after the
+  // person has touched the page (turning the sound on is such a touch).
+  function chime() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!soundOn() || !Context || (navigator.userActivation && !navigator.userActivation.hasBeenActive)) return;
+    audio = audio || new Context();
+    if (audio.state === "suspended") audio.resume();
+    var start = audio.currentTime;
+    [660, 880].forEach(function (pitch, i) {
+      var at = start + i * 0.16, tone = audio.createOscillator(), volume = audio.createGain();
+      tone.frequency.value = pitch;
+      volume.gain.setValueAtTime(0.0001, at);
+      volume.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
+      volume.gain.exponentialRampToValueAtTime(0.0001, at + 0.15);
+      tone.connect(volume).connect(audio.destination);
+      tone.start(at);
+      tone.stop(at + 0.16);
+    });
+  }
+
+  function buzz() {
+    // Browsers allow it only once the person has touched the page; asking before only logs a warning.
+    if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(200);
+  }
+
+  function state() {
+    var table = document.getElementById("table");
+    return table ? {round: Number(table.dataset.round), moves: Number(table.dataset.moves)} : null;
+  }
+
+  // After every swap: the title follows #me's turn; a new turn chimes and buzzes.
+  function follow() {
+    var main = document.querySelector("main.play");
+    if (!main) return;
+    if (baseTitle === null) baseTitle = document.title;
+    var now = !!document.querySelector("#me.my-turn");
+    if (now === mine) return;
+    mine = now;
+    document.title = mine ? main.dataset.turnTitle : baseTitle;
+    if (mine && !document.hidden) { chime(); buzz(); }
+    if (mine && document.hidden) chime(); // a background tab can still be heard
+  }
+
+  // "3 moves while you were away": what changed between hiding the page and now.
+  function tellAway() {
+    var note = document.getElementById("away"), before = hidden, after = state();
+    hidden = null;
+    if (!note || !before || !after) return;
+    var text = "";
+    if (after.round !== before.round) text = note.dataset.round;
+    else if (after.moves - before.moves === 1) text = note.dataset.one;
+    else if (after.moves > before.moves) text = note.dataset.many.replace("#", after.moves - before.moves);
+    if (!text) return;
+    note.textContent = text;
+    note.hidden = false;
+    clearTimeout(awayTimer);
+    awayTimer = setTimeout(function () { note.hidden = true; }, 8000);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) {
+      hidden = state();
+      return;
+    }
+    if (!hidden) return;
+    // Phones suspend hidden pages: a closed socket reconnects now rather than after its back-off,
+    // and the server sends the table afresh. An open socket is kept (closing it would cost a
+    // player on their turn their time, S4): its pushes are already shown, or arrive now.
+    if (socket && wrapper && socket.readyState !== WebSocket.OPEN) {
+      var pending = true;
+      document.addEventListener("htmx:wsAfterMessage", function once() {
+        document.removeEventListener("htmx:wsAfterMessage", once);
+        if (pending) { pending = false; tellAway(); }
+      });
+      setTimeout(function () { if (pending) { pending = false; tellAway(); } }, 5000);
+      wrapper.reconnect();
+    } else {
+      setTimeout(tellAway, 300);
+    }
+  });
+
+  document.addEventListener("htmx:wsOpen", function (e) {
+    socket = e.detail.event.target;
+    wrapper = e.detail.socketWrapper;
+  });
+  document.addEventListener("htmx:wsAfterMessage", follow);
+  document.addEventListener("htmx:load", follow);
+  document.addEventListener("DOMContentLoaded", function () { showSound(); follow(); });
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest("#sound")) return;
+    try { localStorage.setItem(KEY, soundOn() ? "off" : "on"); } catch (err) { /* private mode: not kept */ }
+    showSound();
+    chime(); // the person hears what they turned on
+  });
+})();

@@ -1,0 +1,290 @@
+"""The table as people see it, at 1280x800 and on a 360x640 phone (issue 10, items 1-4 and 9).
+
+Seats round the felt from each viewer's point of view, the line as a chain that fits and never
+moves, the last tile marked, the title on your turn, the countdown bar, and the result in sight
+at a round's end. Everything is measured on the real page (bounding boxes against the viewport).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .players import Player, Stats, play_one_move, seat_players
+from .test_browser import BLOCK_SEED, NAMES, PARTNERSHIP_SEED, seeded
+
+pytestmark = pytest.mark.browser
+
+SIZES = {
+    "1280x800": {"viewport": {"width": 1280, "height": 800}},
+    "360x640": {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True},
+}
+MIN_TILE = {"1280x800": 44, "360x640": 28}  # a line tile's long side, in CSS pixels
+TURN_TITLE = "● Your turn — Fichas"
+ENABLED = "s => [...s.options].filter(o => !o.disabled).map(o => o.value)"  # a select's choices
+# Each tile's box relative to the line's, once the placing animation is over.
+BOXES = """els => { document.getAnimations().forEach(a => a.finish());
+  const line = document.getElementById("line").getBoundingClientRect();
+  return els.map(e => { const r = e.getBoundingClientRect();
+    const round = v => typeof v === "number" ? Math.round(v * 10) / 10 : v;
+    return [e.id, r.x - line.x, r.y - line.y, r.width, r.height].map(round); }); }"""
+
+
+def sized(chromium, size: str):
+    """open_page for one screen size: a new browser context (one person) a page."""
+    contexts = []
+
+    def open_(url: str | None = None):
+        context = chromium.new_context(**SIZES[size])
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        if url:
+            page.goto(url)
+        return page
+    return open_, contexts
+
+
+@pytest.fixture
+def people(chromium, make_server):
+    """Make Players at one screen size; their contexts close before the server stops."""
+    made = []
+
+    def make(size: str, count: int) -> list[Player]:
+        open_, contexts = sized(chromium, size)
+        made.extend(contexts)
+        phone = size == "360x640"
+        return [Player(open_(), NAMES[seat], phone=phone) for seat in range(count)]
+    yield make
+    for context in made:
+        context.close()
+
+
+def box(page, selector: str) -> dict:
+    found = page.locator(selector).bounding_box()
+    assert found, selector
+    return found
+
+
+def centre(b: dict) -> tuple[float, float]:
+    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+
+def check_seats_round_the_felt(page, bottom: int, seats: int = 4) -> None:
+    """`bottom` sits below the felt; then clockwise in playing order: left, across, right."""
+    felt = box(page, "#table .felt")
+    seat = {s: box(page, f"article.seat[data-seat='{s}']") for s in range(seats)}
+    left, across, right = (bottom + 1) % 4, (bottom + 2) % 4, (bottom + 3) % 4
+    assert seat[bottom]["y"] >= felt["y"] + felt["height"] - 1, "own seat below the felt"
+    assert seat[across]["y"] + seat[across]["height"] <= felt["y"] + 1, "partner across, above the felt"
+    assert centre(seat[left])[0] < centre(seat[across])[0] < centre(seat[right])[0]
+    assert centre(seat[left])[0] < centre(felt)[0] < centre(seat[right])[0]
+
+
+def line_boxes(page) -> dict[str, tuple]:
+    """Every tile of the line: its id and its box relative to the line."""
+    return {b[0]: tuple(b[1:]) for b in page.locator("#line .domino").evaluate_all(BOXES)}
+
+
+def in_viewport_and_clear(page, selector: str) -> None:
+    """The element is wholly inside the viewport and not under the sticky hand panel."""
+    size = page.viewport_size
+    b = box(page, selector)
+    assert b["y"] >= 0 and b["y"] + b["height"] <= size["height"], (selector, b, size)
+    assert b["x"] >= 0 and b["x"] + b["width"] <= size["width"], (selector, b, size)
+    me = box(page, "#me")
+    assert b["y"] + b["height"] <= me["y"] or b["y"] >= me["y"] + me["height"], (selector, b, me)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_round_seen_round_the_table_chain_last_tile_title_and_result(people, make_server, size):
+    server = make_server(TURN_SECONDS=20, **seeded(PARTNERSHIP_SEED))
+    players = people(size, 4)
+    seat_players(server.url, players, "partnership", 100)
+    for player in players:
+        player.wait_version(4)
+
+    # 1. Each player: their own seat at the bottom, the partner across, opponents left and right.
+    for player in players:
+        check_seats_round_the_felt(player.page, player.seat)
+    watcher = Player(sized_page(people, size), "Eve")
+    watcher.page.goto(players[0].page.url)
+    expect(watcher.page.locator("#me .prompt")).to_contain_text("You are watching")
+    check_seats_round_the_felt(watcher.page, 0)  # a spectator sees the host's seat at the bottom
+
+    # 3. The countdown is a bar that shrinks, for every viewer (20 s turns: a twentieth a second).
+    bar = watcher.page.locator("article.seat.turn .timer .fill")
+    first = bar.bounding_box()["width"]
+    watcher.page.wait_for_function(
+        "w => document.querySelector('article.seat.turn .timer .fill').getBoundingClientRect().width < w - 5",
+        arg=first)
+
+    stats = Stats()
+    seen: dict[str, tuple] = {}
+    for _ in range(40):
+        turn = players[0].turn()
+        if turn is None:
+            break
+        actor = players[turn]
+        expect(actor.page).to_have_title(TURN_TITLE)  # 3. the tab says it is your turn...
+        for other in players:
+            if other is not actor:
+                expect(other.page).not_to_have_title(TURN_TITLE)
+        play_one_move(players, stats)
+        if not players[0].round_over():
+            expect(actor.page).not_to_have_title(TURN_TITLE)  # ...and stops saying so once you moved
+        move = stats.moves[-1].split(": ")[1]
+        for player in (players[0], players[1], watcher):
+            if move.startswith("play"):  # 2. the tile just placed is marked, on every screen
+                expect(player.page.locator("#line .domino.last")).to_have_attribute(
+                    "data-tile", move.split()[1])
+            expect(player.page.locator("#line .domino.last")).to_have_count(1)
+        # 2. A tile once placed never moves: the same id, the same place in the line.
+        now = line_boxes(players[0].page)
+        for key, place in seen.items():
+            assert now[key] == place, (key, place, now[key], stats.moves)
+        seen = now
+    assert players[0].round_over() and len(seen) >= 20, stats.moves
+
+    # 2. The whole line fits without scrolling sideways, with tiles large enough to read.
+    for player in (*players, watcher):
+        page = player.page
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+        felt = box(page, "#line")
+        tiles = page.locator("#line .domino").evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect(); "
+            "return [r.x, r.right, r.width, r.height]; })")
+        for b in tiles:
+            assert felt["x"] - 1 <= b[0] and b[1] <= felt["x"] + felt["width"] + 1, (b, felt)
+            assert max(b[2], b[3]) + 2 >= MIN_TILE[size], b  # + the margin between tiles
+
+    # 4. Every viewer sees who won, how and the points, and the match score, without scrolling.
+    for player in (*players, watcher):
+        result = player.page.locator("#table .result")
+        expect(result).to_contain_text(re.compile(r"Round 1 to .+: \+\d+"))
+        expect(result).to_contain_text(re.compile(r"placed their last tile|Blocked: nobody could place"))
+        expect(result).to_contain_text("Match score")
+        in_viewport_and_clear(player.page, "#table .result")
+    host_button = players[0].page.get_by_role("button", name="Start the next round now")
+    expect(host_button).to_be_in_viewport()  # the host's action is always in sight
+    expect(players[0].page.locator("#table .result .for-host")).to_be_visible()  # and speaks to the host
+    expect(players[1].page.locator("#table .result .for-host")).to_be_hidden()
+
+
+def sized_page(people, size: str):
+    """One more person's page at `size`."""
+    return people(size, 1)[0].page
+
+
+def test_d4_doubles_lie_across_and_both_ends_are_targets_that_do_not_move_the_line(people, make_server):
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6; a tile later fits both ends
+    players = people("1280x800", 2)
+    seat_players(server.url, players, "block", 100)
+    stats = Stats()
+    play_one_move(players, stats)
+    for player in players:  # D4: the opening double lies across the line
+        double = player.page.locator("#line .domino.cross")
+        expect(double).to_have_count(1)
+        b = double.bounding_box()
+        assert b["height"] > b["width"] * 1.5
+    for _ in range(30):
+        turn = players[0].turn()
+        if turn is None:
+            break
+        me = players[turn].page.locator("#me")
+        both = me.locator("label.tile-btn.fits")
+        if both.count():
+            page = players[turn].page
+            before = line_boxes(page)
+            targets = page.locator("#line .end-target")
+            expect(targets).to_have_count(2)
+            target_boxes = [t.bounding_box() for t in targets.all()]
+            version = players[turn].version()
+            both.first.click()  # choosing the tile lights the ends up; nothing moves
+            expect(page.locator("#line .end-target[data-end=left]")).to_have_css("pointer-events", "auto")
+            assert line_boxes(page) == before
+            assert [t.bounding_box() for t in targets.all()] == target_boxes
+            page.locator("#line .end-target[data-end=right]").click()
+            for player in players:
+                player.wait_version(version + 1)
+            stats.both_ends += 1
+            break
+        play_one_move(players, stats)
+    assert stats.both_ends == 1, f"the seeded deal no longer has a tile that fits both ends: {stats}"
+
+
+def test_the_smaller_points_of_issue_10(people, make_server, chromium):
+    server = make_server()
+    # The home form: each radio button on its label's line; Partnership is played by 4 only.
+    host, guest = people("360x640", 2)
+    page = host.page
+    page.goto(server.url + "/")
+    for choice in page.locator(".create label.choice").all():
+        radio, words = choice.locator("input").bounding_box(), choice.locator("span").bounding_box()
+        assert radio["x"] + radio["width"] <= words["x"] and abs(radio["y"] - words["y"]) < 12
+    seats = page.locator("select[name=seats]")
+    page.locator("input[name=variant][value=partnership]").check()
+    assert seats.evaluate(ENABLED) == ["4"]
+    page.locator("input[name=variant][value=block]").check()
+    assert seats.evaluate(ENABLED) == ["2", "3", "4"]
+
+    # Two long names on a 360 px phone: nothing sticks out sideways.
+    host.name, guest.name = "Maximiliana Wolfeschlege", "Bartholomew Fitzwilliams"
+    link = seat_players(server.url, [host, guest], "block", 100)
+    for player in (host, guest):
+        player.wait_version(2)
+        assert player.page.evaluate("document.documentElement.scrollWidth") <= 360
+        expect(player.page.locator("#table")).not_to_contain_text("(T7)")
+    # "Copied!" for a moment, then the button offers to copy again.
+    copy = host.page.locator("button.copy")
+    copy.tap()
+    expect(copy).to_have_text("Copied!")
+    expect(copy).to_have_text("Copy link", timeout=4000)
+    # A spectator is not asked to invite friends to play.
+    watcher = people("360x640", 1)[0].page
+    watcher.goto(link)
+    expect(watcher.locator(".share label")).to_have_text("This table's link")
+    assert "(T7)" not in watcher.content()
+    # Revealed hands come later; sound is off until turned on, and the choice is remembered.
+    sound = host.page.locator("#sound")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.tap()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    host.page.reload()
+    expect(host.page.locator("#sound")).to_have_attribute("aria-pressed", "true")
+    expect(host.page.locator("#sound")).to_have_text("Sound on")
+
+
+def test_a_page_back_from_the_background_says_what_it_missed(people, make_server):
+    server = make_server(**seeded(PARTNERSHIP_SEED))
+    players = people("360x640", 4)
+    seat_players(server.url, players, "partnership", 100)
+    away = players[2]
+    away.wait_version(4)
+    hide = "v => { Object.defineProperty(document, 'hidden', {value: v, configurable: true}); " \
+           "document.dispatchEvent(new Event('visibilitychange')); }"
+    away.page.evaluate(hide, True)
+    stats = Stats()
+    play_one_move(players, stats)
+    play_one_move(players, stats)
+    away.page.evaluate(hide, False)
+    expect(away.page.locator("#away")).to_be_visible()
+    expect(away.page.locator("#away")).to_have_text("2 moves while you were away.")
+
+
+def test_revealed_hands_are_as_large_as_the_hand(people, make_server):
+    server = make_server(**seeded(BLOCK_SEED))
+    players = people("1280x800", 2)
+    seat_players(server.url, players, "block", 100)
+    hand_tile = None
+    stats = Stats()
+    for _ in range(60):
+        if hand_tile is None and players[0].page.locator("#hand .domino").count():
+            hand_tile = players[0].page.locator("#hand .domino").first.bounding_box()
+        if play_one_move(players, stats) is None:
+            break
+    revealed = players[1].page.locator("article.seat .reveal .domino").first.bounding_box()
+    assert abs(revealed["width"] - hand_tile["width"]) < 1
+    assert abs(revealed["height"] - hand_tile["height"]) < 1
