@@ -12,7 +12,8 @@ from helpers import open_table
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ACCEPTS = "gzip, deflate, br, zstd"  # what Chromium sends
 ASSET = re.compile(r'<(?:link|script)\b[^>]*?(?:href|src)="(/static/[^"]+)"')
-PAGE_BUDGET = 30_000  # bytes for a cold table page: HTML, CSS, JS and icon, compressed
+PAGE_BUDGET = 36_000  # bytes for a cold table page: HTML, CSS, JS and icon, compressed (30 KB before
+# the table of issue 10: chain, score sheet, seat links, turn alerts; 76 KB before compression)
 
 
 def assets_of(html: str) -> list[str]:
@@ -79,7 +80,7 @@ def test_favicon_is_a_small_domino(app):
     assert 'rel="icon"' in app.test_client().get("/").get_data(as_text=True)
 
 
-def test_a_cold_table_page_transfers_at_most_30_kb(app):
+def test_a_cold_table_page_stays_within_its_budget(app):
     """A player's page mid-round, as Chromium fetches it cold: the page, then every asset it names."""
     url, players = open_table(app)
     browser = players[0]
