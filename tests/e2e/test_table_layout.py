@@ -24,6 +24,12 @@ SIZES = {
 MIN_TILE = {"1280x800": 44, "360x640": 28}  # a line tile's long side, in CSS pixels
 TURN_TITLE = "● Your turn — Fichas"
 ENABLED = "s => [...s.options].filter(o => !o.disabled).map(o => o.value)"  # a select's choices
+# The unseen panel's counts less what the page itself shows (line and own hand): all 0 if right.
+UNSEEN = """() => [...Array(7).keys()].map(n => {
+  const shown = [...document.querySelectorAll("#line [data-tile], #hand [data-tile]")]
+    .filter(e => e.dataset.tile.split("-").includes(String(n))).length;
+  const cell = document.querySelector(`#unseen .unseen-counts > div:nth-child(${n + 1}) dd`);
+  return Number(cell.textContent) - (7 - shown); })"""
 # Each tile's box relative to the line's, once the placing animation is over.
 BOXES = """els => { document.getAnimations().forEach(a => a.finish());
   const line = document.getElementById("line").getBoundingClientRect();
@@ -141,6 +147,8 @@ def test_a_round_seen_round_the_table_chain_last_tile_title_and_result(people, m
                 expect(player.page.locator("#line .domino.last")).to_have_attribute(
                     "data-tile", move.split()[1])
             expect(player.page.locator("#line .domino.last")).to_have_count(1)
+            if not players[0].round_over():  # 6. each number's tiles not yet seen, kept current
+                assert player.page.evaluate(UNSEEN) == [0] * 7, (player.name, stats.moves)
         # 2. A tile once placed never moves: the same id, the same place in the line.
         now = line_boxes(players[0].page)
         for key, place in seen.items():

@@ -287,15 +287,22 @@ def wait_new(player, start: int, predicate, timeout: float = 5.0) -> str:
     return found
 
 
+UNSEEN_PART = re.compile(r'<div id="unseen"[^>]*>(?:.*?</dl>\s*)?</div>', re.S)  # web/render.py unseen_part
+
+
 def fold(messages) -> str:
     """What a browser shows after swapping these messages in order: the latest #table and #me.
 
-    A push always carries the shared #table; it carries the viewer's own #me only when that changed.
+    A push always carries the shared #table; it carries the viewer's own #me only when that
+    changed, and otherwise perhaps #unseen alone, which takes the place of the one in #me.
     """
     table = me = ""
     for message in messages:
         table = section(message, "table") or table
-        me = section(message, "me") or me
+        if mine := section(message, "me"):
+            me = mine
+        elif alone := UNSEEN_PART.search(message):
+            me = UNSEEN_PART.sub(lambda _: alone.group(0), me, count=1)
     return table + me
 
 
