@@ -91,12 +91,12 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
 
 
 def me_key(context: dict) -> tuple:
-    """Everything `_me.html` shows but the unseen counts: equal keys mean #me need not be re-sent.
+    """Everything `_me.html` shows: equal keys mean #me need not be re-sent.
 
     Kept rather than comparing rendered #me: rendering every seat's #me at every push costs
     about 120 µs more per move (a tenth of a move's CPU), and this key also leaves out the
-    clock, so a presence push does not wipe a tile being chosen. The unseen counts change at
-    almost every move: they travel alone, as #unseen (see `publish`).
+    clock, so a presence push does not wipe a tile being chosen. The unseen counts are not in
+    #me: they change at almost every move and travel as #unseen, after #table (see `publish`).
     """
     panel = context["panel"]
     if panel:
@@ -115,14 +115,15 @@ def me_key(context: dict) -> tuple:
 
 def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = False,
                     message: str | None = None) -> tuple[str, tuple]:
-    """The two swappable parts of a table page for one viewer (#table and #me), and what #me shows.
+    """The swappable parts of a table page for one viewer (#table, #unseen, #me), and #me's key.
 
     In an HTTP answer they go out of band (`oob`), with `message` shown in #me's #flash.
     """
     context = table_context(table, tables, seat)
     context.update(oob=oob, message=message)
-    html = render_template("_table.html", **context) + render_template("_me.html", **context)
-    return html, (me_key(context), unseen_of(context["panel"]))
+    unseen = unseen_part(current_app, seat, unseen_of(context["panel"]))
+    html = render_template("_table.html", **context) + unseen + render_template("_me.html", **context)
+    return html, me_key(context)
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
@@ -149,21 +150,19 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 context["panel"] = player_panel(table.match, seat) if table.match else None
                 mine[seat] = [me_key(context), context["panel"], None]
             key, panel, html = mine[seat]
-            unseen = unseen_of(panel)
-            shown_key, shown_unseen = connection.me_key or (None, None)
-            if key == shown_key:  # #me as it was, but perhaps the counts of tiles not yet seen
-                fresh = "" if unseen == shown_unseen else unseen_part(app, seat, unseen)
-                if connection.send(shared + fresh):
-                    connection.me_key = (key, unseen)
+            # #table holds an empty #unseen: this viewer's counts follow it in the same message.
+            shared_and_unseen = shared + unseen_part(app, seat, unseen_of(panel))
+            if key == connection.me_key:
+                connection.send(shared_and_unseen)
                 continue
             if html is None:
                 context["seat"], context["panel"] = seat, panel
                 html = mine[seat][2] = me_template.render(context)
-            if connection.send(shared + html):
-                connection.me_key = (key, unseen)
+            if connection.send(shared_and_unseen + html):
+                connection.me_key = key
 
 
-UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts) -> #unseen alone, out of band
+UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts) -> #unseen
 
 
 def unseen_of(panel: dict | None) -> tuple | None:
@@ -173,15 +172,15 @@ def unseen_of(panel: dict | None) -> tuple | None:
 
 
 def unseen_part(app: Flask, seat: int | None, unseen: tuple | None) -> str:
-    """#unseen alone, swapped by id into the page's #me (rendered once per distinct value)."""
+    """This viewer's #unseen, swapped by id into #table's empty one (rendered once per value)."""
+    if unseen is None:
+        return ""
     key = (seat is None, unseen)
     if key not in UNSEEN_PARTS:
         if len(UNSEEN_PARTS) > 10_000:  # a few hundred values occur; never grow without bound
             UNSEEN_PARTS.clear()
         template = app.jinja_env.get_template("_unseen.html")
-        html = template.render(panel={"unseen": list(unseen) if unseen else None}, seat=seat,
-                               unseen_alone=True)
-        UNSEEN_PARTS[key] = html if unseen else '<div id="unseen" hx-swap-oob="true"></div>'
+        UNSEEN_PARTS[key] = template.render(unseen=unseen, spectator=seat is None).strip()
     return UNSEEN_PARTS[key]
 
 

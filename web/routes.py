@@ -85,6 +85,13 @@ def http_error(error):
     return render_template("error.html", code=error.code, message=message), error.code
 
 
+@bp.app_errorhandler(ConnectionError)
+def client_gone(error):
+    """The client hung up mid-answer (a phone losing its network during a handshake): nothing to
+    log as a server error, and nobody left to read an answer."""
+    return Response("", 400)
+
+
 @bp.get("/")
 def home():
     form = {"variant": DEFAULT_VARIANT, "seats": VARIANTS[DEFAULT_VARIANT].default_seats,

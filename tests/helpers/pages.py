@@ -287,22 +287,22 @@ def wait_new(player, start: int, predicate, timeout: float = 5.0) -> str:
     return found
 
 
-UNSEEN_PART = re.compile(r'<div id="unseen"[^>]*>(?:.*?</dl>\s*)?</div>', re.S)  # web/render.py unseen_part
+EMPTY_UNSEEN = '<div id="unseen" class="unseen"></div>'  # in #table, filled by the #unseen after it
+UNSEEN_PART = re.compile(r'<div id="unseen"[^>]*>(?:.*?</dl>\s*)?</div>', re.S)  # see web/render.py
 
 
 def fold(messages) -> str:
     """What a browser shows after swapping these messages in order: the latest #table and #me.
 
-    A push always carries the shared #table; it carries the viewer's own #me only when that
-    changed, and otherwise perhaps #unseen alone, which takes the place of the one in #me.
+    A push always carries the shared #table, then the viewer's #unseen (which takes the place
+    of #table's empty one) and the viewer's own #me only when that changed.
     """
     table = me = ""
     for message in messages:
-        table = section(message, "table") or table
-        if mine := section(message, "me"):
-            me = mine
-        elif alone := UNSEEN_PART.search(message):
-            me = UNSEEN_PART.sub(lambda _: alone.group(0), me, count=1)
+        if shared := section(message, "table"):
+            own = UNSEEN_PART.search(message.replace(shared, ""))
+            table = shared.replace(EMPTY_UNSEEN, own.group(0), 1) if own else shared
+        me = section(message, "me") or me
     return table + me
 
 

@@ -4,7 +4,10 @@ Each refusal changes nothing (the table's version and the database's rows stay a
 The Hypothesis version of these checks is test_fuzz_input.py.
 """
 
+import logging
+
 import pytest
+import simple_websocket
 
 from helpers import open_table
 from helpers.pages import db_rows, flash_text, handshake, live_table, seat_up, table_count
@@ -67,6 +70,18 @@ def test_a_handshake_without_a_key_is_a_400(live_server):
     url, _ = seat_up(live_server, "block", 2, names=("Ana", "Bea"))
     status, body = raw(live_server, f"{url}/ws", {"Sec-WebSocket-Key": None})
     assert status == 400 and b"Sec-WebSocket-Key" in body
+
+
+def test_a_client_that_resets_during_the_handshake_is_no_server_error(live_server, monkeypatch, caplog):
+    url, _ = seat_up(live_server, "block", 2, names=("Ana", "Bea"))
+
+    def reset(*args, **kwargs):  # what the handshake's write raises when the client is gone
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    monkeypatch.setattr(simple_websocket.ws.Base, "__init__", reset)
+    with caplog.at_level(logging.ERROR):
+        assert raw(live_server, f"{url}/ws", {})[0] == 400
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 @pytest.mark.parametrize("key", ["", "short", "dGhlIHNhbXBsZSBub25jZQ", "dGhlIHNhbXBsZSBub25jZSEh",

@@ -38,8 +38,8 @@ UNSEEN = re.compile(r"<dt>(\d)</dt><dd>(\d)</dd>")
 
 
 def unseen_of(text: str) -> list[int] | None:
-    """The unseen-tiles panel's count for each number 0-6 as #me shows it, None if absent."""
-    panel = re.search(r'<div id="unseen"[^>]*>(.*?)</dl>', section(text, "me") or "", re.S)
+    """The unseen-tiles panel's count for each number 0-6 as the page shows it, None if absent."""
+    panel = re.search(r'<div id="unseen"[^>]*>(.*?)</dl>', text, re.S)
     return None if panel is None else [int(count) for _, count in UNSEEN.findall(panel.group(1))]
 
 
@@ -190,7 +190,7 @@ def test_s2_no_payload_shows_a_secret_tile_in_a_whole_match(make_server, variant
             else:
                 assert hand_of(shown) == note["hands"][viewer], f"seat {viewer} at version {versions[index]}"
                 assert section(shown, "me") is not None
-            # The unseen counts: the line and the viewer's own hand only, kept up to date in #me.
+            # The unseen counts: the line and the viewer's own hand only, kept up to date.
             own = [] if viewer is SPECTATOR else note["hands"][viewer]
             assert unseen_of(shown) == unseen_from(note["line"], own), f"{viewer} at {versions[index]}"
     assert len(pages) > rounds * 10
