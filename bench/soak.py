@@ -5,8 +5,8 @@
 It starts the README's production command (gunicorn, one gevent worker) with the per-client
 limits on at their defaults, opens `--tables` Partnership tables of four honest players
 (bench/load.py's players; each table from an address of its own, 127.0.1.x) and, after a
-minute of honest play (the baseline), lets three kinds of abusive client loose from another
-address (127.0.0.2) until two minutes before the end:
+minute of honest play (the baseline), lets three kinds of abusive client loose, from another
+address (127.0.0.2) and in a process of their own, until two minutes before the end:
 
 - flooders: a spectator socket that sends moves as fast as it can (the server closes it, 1008),
   then reconnects in a loop for a few seconds (the server answers 429 past its limit);
@@ -32,6 +32,7 @@ import asyncio
 import base64
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -47,6 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load
 
 ABUSER = "127.0.0.2"  # the abusive clients' own address: the limits count per address
+CLOSED = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.CLOSED,
+          aiohttp.WSMsgType.ERROR)
 HOARD = 1500  # sockets a hoarder tries to open at once (FICHAS_SOCKETS_PER_CLIENT is 300)
 
 
@@ -136,7 +139,13 @@ class Abuse:
             self.counts[f"flood refused {refused.status}"] += 1
             return
         move = json.dumps({"action": "pass", "version": "1"})
-        answer = asyncio.ensure_future(ws.receive())  # the server's close, read while flooding
+
+        async def close_code() -> int | None:  # the server's close, read while flooding
+            while (await ws.receive()).type not in CLOSED:
+                pass
+            return ws.close_code
+
+        answer = asyncio.ensure_future(close_code())
         end = load.CLOCK() + 5
         with contextlib.suppress(ConnectionError, RuntimeError):
             while not answer.done() and load.CLOCK() < end:
@@ -144,8 +153,8 @@ class Abuse:
                 await asyncio.sleep(0)
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(answer, 2)
-        closed = answer.result() if answer.done() else None
-        self.counts[f"flood closed {closed.data if closed is not None else None}"] += 1
+        self.counts[f"flood closed {answer.result() if answer.done() else 'no'}"] += 1
+        answer.cancel()
         await ws.close()
         end = load.CLOCK() + 3
         while load.CLOCK() < end:
@@ -204,6 +213,20 @@ class Abuse:
         await self.session.close()
 
 
+def abuse_elsewhere(base: str, paths: list[str], seed: int, seconds: float, results) -> None:
+    """The abusive clients in a process of their own: like real ones, they cannot slow the honest
+    players' event loop down (a late pong would get an honest socket cut off by the server)."""
+    async def main() -> dict:
+        abuse = Abuse(base, paths, random.Random(seed))
+        try:
+            await abuse.run(load.CLOCK() + seconds)
+        finally:
+            await abuse.close()
+        return dict(abuse.counts)
+
+    results.put(asyncio.run(main()))
+
+
 async def soak(tables_wanted: int, minutes: float, seed: int) -> dict:
     """Play, abuse, and measure; the figures."""
     load.raise_fd_limit()
@@ -216,7 +239,7 @@ async def soak(tables_wanted: int, minutes: float, seed: int) -> dict:
                                        cookie_jar=aiohttp.DummyCookieJar())
     probe = aiohttp.ClientSession(connector=http, connector_owner=False)
     tables: list[load.Table] = []
-    abuse = None
+    abuse = None  # the abusive clients' process
     samples: list[dict] = []
     result: dict = {}
     try:
@@ -238,16 +261,24 @@ async def soak(tables_wanted: int, minutes: float, seed: int) -> dict:
         run.begin(config.seconds)
         await asyncio.sleep(60)
         baseline = {**sample("baseline: tables playing, before the abuse"), **await server.greenlets()}
-        abuse = Abuse(server.base, [t.path for t in tables if t.ready], rng)
         abuse_end = started + ramp + config.seconds - 120
-        abusing = asyncio.ensure_future(abuse.run(abuse_end))
+        spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of this event loop
+        results = spawn.Queue()
+        abuse = spawn.Process(target=abuse_elsewhere, args=(
+            server.base, [t.path for t in tables if t.ready], seed, abuse_end - load.CLOCK(), results))
+        abuse.start()
+        lags = load.Sampler(worker)  # this process's event-loop lag: the honest players' own health
+        lags.start()
         warm = {}
         while load.CLOCK() < abuse_end:
             await asyncio.sleep(min(300, max(1, abuse_end - load.CLOCK())))
             sample("abuse")
             if not warm:  # after the first waves: what the allocator keeps from them is the new floor
                 warm = {**samples[-1], **await server.greenlets()}
-        await abusing
+        counts = await asyncio.get_running_loop().run_in_executor(None, results.get)
+        abuse.join()
+        abuse = None
+        await lags.stop()
         await asyncio.sleep(90)  # the abusers' sockets are gone; lingering and pings are over
         end = {**sample("end: 90 s after the abuse, tables still playing"), **await server.greenlets()}
         await asyncio.gather(*playing)
@@ -258,7 +289,8 @@ async def soak(tables_wanted: int, minutes: float, seed: int) -> dict:
             "ramp_seconds": round(ramp, 1),
             "idle": idle, "baseline": baseline, "warm": warm, "end": end,
             "end_vs_baseline": ratios(end, baseline), "end_vs_warm": ratios(end, warm),
-            "abuse": dict(abuse.counts), "samples": samples,
+            "abuse": counts, "samples": samples,
+            "honest_loop_lag_ms_max": round(max(lags.lags, default=0) * 1000, 1),
             "honest": {"moves": stats.moves, "missed": stats.missed, "stuck": stats.stuck,
                        "drops": dict(stats.drops), "http_errors": stats.http_errors,
                        "errors": stats.error_samples[:5],
@@ -267,7 +299,7 @@ async def soak(tables_wanted: int, minutes: float, seed: int) -> dict:
         }
     finally:
         if abuse is not None:
-            await abuse.close()
+            abuse.kill()
         await load.close_all(tables)
         await ws_session.close()
         await probe.close()
