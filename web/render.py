@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import product
 
 from flask import Flask, current_app, render_template
+from flask_babel import force_locale
 from markupsafe import Markup
 
 from game.chain import Spot, chain
@@ -13,6 +14,7 @@ from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
 from .hub import Hub
+from .i18n import LANGUAGES
 
 DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
 # A domino in the line, in three pieces: its spot's classes and its id go between them.
@@ -123,7 +125,11 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
-    """Push every browser the shared #table, rendered once, and its own #me only if it changed."""
+    """Push every browser the shared #table, rendered once per language in use, and its own #me only if it changed.
+
+    Each page reads its own language (chosen at its handshake): #table is rendered once for each
+    language someone at the table reads, #me once per seat and language, both under that locale.
+    """
     connections = hub.connections(table.id)
     if not connections:
         return
@@ -132,8 +138,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
     me_template = app.jinja_env.get_template("_me.html")
     with app.app_context():
         context = table_context(table, tables, None)
-        shared = shared_template.render(context)
-        mine: dict[int | None, list] = {}  # seat -> [key, panel, html rendered on demand]
+        shared_in: dict[str, str] = {}  # language -> the shared #table in it
+        mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, html rendered on demand]
         for connection in connections:
             if not connection.alive:  # cut off or closing: its handler is about to unregister it
                 continue
@@ -141,17 +147,24 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
             if not still_holds(table, connection):  # a seat changed hands: it reconnects as what it is now
                 connection.close()
                 continue
-            if seat not in mine:
+            lang = getattr(connection, "lang", LANGUAGES[0])
+            shared = shared_in.get(lang)
+            if shared is None:
+                context["seat"], context["panel"] = None, None
+                with force_locale(lang):
+                    shared = shared_in[lang] = shared_template.render(context)
+            if (seat, lang) not in mine:
                 context["seat"] = seat
                 context["panel"] = player_panel(table.match, seat) if table.match else None
-                mine[seat] = [me_key(context), context["panel"], None]
-            key, panel, html = mine[seat]
+                mine[seat, lang] = [me_key(context), context["panel"], None]
+            key, panel, html = mine[seat, lang]
             if key == connection.me_key:
                 connection.send(shared)
                 continue
             if html is None:
                 context["seat"], context["panel"] = seat, panel
-                html = mine[seat][2] = me_template.render(context)
+                with force_locale(lang):
+                    html = mine[seat, lang][2] = me_template.render(context)
             if connection.send(shared + html):
                 connection.me_key = key
 
