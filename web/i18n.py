@@ -31,7 +31,7 @@ def switch(code: str):
     """Remember a language in a cookie and go back to the page it was chosen on."""
     back = request.args.get("next", "/")
     parts = urlsplit(back)
-    if not back.startswith("/") or back.startswith("//") or parts.scheme or parts.netloc:
+    if not back.startswith("/") or back.startswith("//") or "\\" in back or parts.scheme or parts.netloc:
         back = "/"  # never a redirect off this site
     response = redirect(back, 303)
     if code in current_app.config["LANGUAGES"]:

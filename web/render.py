@@ -125,7 +125,7 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
-    """Push every browser the shared #table, rendered once per language in use, and its own #me only if it changed.
+    """Push every browser the shared #table, once per language in use, and its own #me only if it changed.
 
     Each page reads its own language (chosen at its handshake): #table is rendered once for each
     language someone at the table reads, #me once per seat and language, both under that locale.

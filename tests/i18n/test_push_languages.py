@@ -1,0 +1,84 @@
+"""Each viewer of one table reads its pushes in its own language, from the same move."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import simple_websocket
+
+from helpers.pages import seat_up, section, table_id
+
+NAMES = ("Ana", "Bea", "Carl", "Dan")
+
+
+@pytest.fixture
+def server(make_server):
+    return make_server(START_CLOCK=False, PING_SECONDS=1)
+
+
+def connect_with(player, url: str, accept_language: str) -> None:
+    """Open the table's websocket as a browser that sends this Accept-Language (no `lang` cookie)."""
+    player.url = url
+    cookies = "; ".join(f"{c.name}={c.value}" for c in player.http.cookies)
+    player.socket = simple_websocket.Client(player.base.replace("http", "ws", 1) + url + "/ws",
+                                            headers={"Origin": player.base, "Cookie": cookies,
+                                                     "Accept-Language": accept_language})
+    threading.Thread(target=player._read, daemon=True).start()
+
+
+def test_two_languages_at_one_table_each_get_their_own_in_the_same_push(server):
+    url, players = seat_up(server)
+    table = server.app.extensions["fichas"].tables.get(table_id(url))
+    rnd = table.match.round
+    seat, version = rnd.turn, table.version
+    # The mover reads Spanish and the next to play Danish (both get a new #me), a third English.
+    mover, following, third = players[seat], players[(seat + 1) % 4], players[(seat + 2) % 4]
+    mover.http.cookies.set("lang", "es")  # chosen with the switch
+    following.http.cookies.set("lang", "da")
+    for player in (mover, following, third):
+        player.connect()
+    spectator = server.player()  # no cookie: the browser's Accept-Language decides
+    connect_with(spectator, url, "da-DK,da;q=0.9,en;q=0.5")
+    for viewer in (mover, following, third, spectator):
+        viewer.wait_version(version)
+    tile = rnd.hands[seat][0].text
+    assert mover.post(f"{url}/play", {"tile": tile, "end": "", "version": version}).status_code == 204
+    viewers = {"es": mover, "da": following, "en": third, "da, by its browser": spectator}
+    pushed = {name: viewer.wait_version(version + 1) for name, viewer in viewers.items()}
+    name = NAMES[seat]
+    placed = {"en": f"{name} placed {tile}", "es": f"{name} colocó el {tile}", "da": f"{name} lagde {tile}"}
+    for viewer, message in pushed.items():
+        lang = viewer[:2]
+        assert placed[lang] in section(message, "table"), viewer
+        for other in set(placed) - {lang}:
+            assert placed[other] not in message, (viewer, other)
+    # The same state in every language: one version, the same tiles on the line.
+    assert len({section(m, "table").count('data-tile="') for m in pushed.values()}) == 1
+    # Each seat's own part, rendered in the same push, is in its language too.
+    assert 'aria-label="Tu mano"' in section(pushed["es"], "me")
+    assert "Din tur." in section(pushed["da"], "me")
+
+
+def test_the_table_is_rendered_once_per_language_in_use(server, monkeypatch):
+    """Four viewers in two languages: the shared #table is rendered twice, not four times."""
+    url, players = seat_up(server)
+    players[1].http.cookies.set("lang", "es")
+    players[3].http.cookies.set("lang", "es")
+    for player in players:
+        player.connect()
+    table = server.app.extensions["fichas"].tables.get(table_id(url))
+    version = table.version
+    for player in players:
+        player.wait_version(version)
+    template = server.app.jinja_env.get_template("_table.html")
+    renders = []
+    original = template.render
+    monkeypatch.setattr(template, "render", lambda *a, **k: renders.append(1) or original(*a, **k))
+    rnd = table.match.round
+    tile = rnd.hands[rnd.turn][0].text
+    response = players[rnd.turn].post(f"{url}/play", {"tile": tile, "end": "", "version": version})
+    assert response.status_code == 204
+    for player in players:
+        player.wait_version(version + 1)
+    assert len(renders) == 2
