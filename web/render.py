@@ -5,7 +5,6 @@ from __future__ import annotations
 from itertools import product
 
 from flask import Flask, current_app, render_template
-from flask_babel import force_locale
 from markupsafe import Markup
 
 from game.chain import Spot, chain
@@ -14,7 +13,7 @@ from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
 from .hub import Hub
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, speaking
 
 DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
 # A domino in the line, in three pieces: its spot's classes and its id go between them.
@@ -151,7 +150,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
             shared = shared_in.get(lang)
             if shared is None:
                 context["seat"], context["panel"] = None, None
-                with force_locale(lang):
+                with speaking(app, lang):
                     shared = shared_in[lang] = shared_template.render(context)
             if (seat, lang) not in mine:
                 context["seat"] = seat
@@ -163,7 +162,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 continue
             if html is None:
                 context["seat"], context["panel"] = seat, panel
-                with force_locale(lang):
+                with speaking(app, lang):
                     html = mine[seat, lang][2] = me_template.render(context)
             if connection.send(shared + html):
                 connection.me_key = key

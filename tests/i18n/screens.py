@@ -100,7 +100,8 @@ def texts(html: str) -> list[str]:
 
 # What is not words of the catalogs: the players' names, the brand, the languages' own names, tiles,
 # numbers, and a team's letter at the end of its badge ("Team A").
-NOT_WORDS = re.compile(r"\b(?:" + "|".join(NAMES) + r"|Fichas|English|Español|Dansk|EN|ES|DA)\b|\d+-\d+|\d+| [AB]$")
+NOT_WORDS = re.compile(r"\b(?:" + "|".join(NAMES) + r"|Fichas|English|Español|Dansk|EN|ES|DA)\b"
+                       r"|\d+-\d+|\d+| [AB]$")
 
 
 def leftover(text: str) -> str:
