@@ -55,6 +55,11 @@ def test_two_languages_at_one_table_each_get_their_own_in_the_same_push(server):
             assert placed[other] not in message, (viewer, other)
     # The same state in every language: one version, the same tiles on the line.
     assert len({section(m, "table").count('data-tile="') for m in pushed.values()}) == 1
+    # Every language hides the same: nothing of another hand or of the boneyard.
+    seats = {"es": seat, "da": (seat + 1) % 4, "en": (seat + 2) % 4, "da, by its browser": None}
+    with table.lock:
+        for viewer, message in pushed.items():
+            assert not tiles_in(message) & hidden_from(table, seats[viewer]), viewer
     # Each seat's own part, rendered in the same push, is in its language too.
     assert 'aria-label="Tu mano"' in section(pushed["es"], "me")
     assert "Din tur." in section(pushed["da"], "me")
