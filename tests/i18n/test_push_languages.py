@@ -7,7 +7,7 @@ import threading
 import pytest
 import simple_websocket
 
-from helpers.pages import seat_up, section, table_id
+from helpers.pages import hidden_from, seat_up, section, table_id, tiles_in
 
 NAMES = ("Ana", "Bea", "Carl", "Dan")
 
@@ -41,11 +41,11 @@ def test_two_languages_at_one_table_each_get_their_own_in_the_same_push(server):
     spectator = server.player()  # no cookie: the browser's Accept-Language decides
     connect_with(spectator, url, "da-DK,da;q=0.9,en;q=0.5")
     for viewer in (mover, following, third, spectator):
-        viewer.wait_version(version)
+        viewer.wait_version(version, timeout=20)
     tile = rnd.hands[seat][0].text
     assert mover.post(f"{url}/play", {"tile": tile, "end": "", "version": version}).status_code == 204
     viewers = {"es": mover, "da": following, "en": third, "da, by its browser": spectator}
-    pushed = {name: viewer.wait_version(version + 1) for name, viewer in viewers.items()}
+    pushed = {name: viewer.wait_version(version + 1, timeout=20) for name, viewer in viewers.items()}
     name = NAMES[seat]
     placed = {"en": f"{name} placed {tile}", "es": f"{name} colocó el {tile}", "da": f"{name} lagde {tile}"}
     for viewer, message in pushed.items():
@@ -75,7 +75,7 @@ def test_the_table_is_rendered_once_per_language_in_use(server, monkeypatch):
     table = server.app.extensions["fichas"].tables.get(table_id(url))
     version = table.version
     for player in players:
-        player.wait_version(version)
+        player.wait_version(version, timeout=20)
     template = server.app.jinja_env.get_template("_table.html")
     renders = []
     original = template.render
@@ -85,5 +85,5 @@ def test_the_table_is_rendered_once_per_language_in_use(server, monkeypatch):
     response = players[rnd.turn].post(f"{url}/play", {"tile": tile, "end": "", "version": version})
     assert response.status_code == 204
     for player in players:
-        player.wait_version(version + 1)
+        player.wait_version(version + 1, timeout=20)
     assert len(renders) == 2
