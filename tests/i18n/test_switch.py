@@ -59,3 +59,16 @@ def test_an_unknown_language_changes_nothing(app):
     assert "lang=" not in response.headers.get("Set-Cookie", "")
     client.set_cookie("lang", "xx")
     assert lang_of(client.get("/", headers={"Accept-Language": "da"})) == "da"
+
+
+@pytest.mark.parametrize(("lang", "words"), [("es", "Se han abierto demasiadas mesas"),
+                                             ("da", "Der er åbnet for mange borde")])
+def test_the_429_page_is_in_the_viewer_s_language(make_app, lang, words):
+    app = make_app(LIMITS=True, TABLES_PER_MINUTE=1)
+    browser = Browser(app)
+    browser.client.set_cookie("lang", lang)
+    form = {"name": "Ana", "variant": "block", "seats": 2, "target": 100, "csrf_token": browser.csrf}
+    assert browser.client.post("/tables", data=form).status_code == 303
+    refused = browser.client.post("/tables", data=form)
+    assert refused.status_code == 429
+    assert lang_of(refused) == lang and words in refused.get_data(as_text=True)
