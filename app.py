@@ -19,6 +19,7 @@ from live.tables import Tables
 from live.turnclock import Timing
 from web.assets import init_assets
 from web.hub import Hub, Pinger
+from web.i18n import init_i18n
 from web.limits import OpenSockets, init_limits
 from web.parts import Fichas
 from web.render import init_rendering, publish
@@ -82,6 +83,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # simple-websocket's own reader is never started: web/socket.py reads under a budget.
     app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": None, "max_message_size": 4096,
                                          "thread_class": NotStarted}
+    init_i18n(app)  # before any template is compiled: they use gettext
     init_rendering(app)
     init_assets(app)
     app.register_blueprint(bp)

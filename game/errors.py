@@ -2,9 +2,16 @@
 
 
 class GameError(Exception):
-    """An action the rules refuse; the message is meant for the player."""
+    """An action the rules refuse: `why` (a code) and `facts` say what; its English str() is for logs.
+
+    Players read the words the web layer picks for `why` in their language (templates/_refusals.html).
+    """
 
     code = "refused"
+
+    def __init__(self, message: str = "", why: str | None = None, **facts):
+        super().__init__(message)
+        self.why, self.facts = why or self.code, facts
 
 
 class BadInput(GameError):

@@ -27,7 +27,7 @@ class Match:
         self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
         self.variant.check_seats(seats)
         if target not in TARGETS:
-            raise BadInput("The target is 50 to 500 points, in steps of 50.")
+            raise BadInput("The target is 50 to 500 points, in steps of 50.", "target")
         self.seats = seats
         self.target = target
         self.players = list(players) if players else [f"Seat {s + 1}" for s in range(seats)]
@@ -62,9 +62,9 @@ class Match:
     def deal_next(self, rng: random.Random) -> Round:
         """The next round, dealt but not yet added (add_round): the table stores it first."""
         if self.over:
-            raise MatchOver("The match is over.")
+            raise MatchOver("The match is over.", "match_over")
         if self.round is not None and not self.round.over:
-            raise GameError("The current round is not over yet.")
+            raise GameError("The current round is not over yet.", "not_over")
         previous = self.round.opener if self.round else None
         return Round.deal(self.variant, self.seats, rng, len(self.rounds) + 1, previous)
 
@@ -124,9 +124,9 @@ class Match:
 
     def _current(self) -> Round:
         if self.over:
-            raise MatchOver("The match is over.")
+            raise MatchOver("The match is over.", "match_over")
         if self.round is None:
-            raise RoundOver("No round is being played.")
+            raise RoundOver("No round is being played.", "no_round")
         return self.round
 
     def _count(self, result: RoundResult) -> None:

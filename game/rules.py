@@ -145,7 +145,7 @@ class Round:
             return self._check_pass(seat, auto)
         if action == "draw":
             return self._check_draw(seat, auto)
-        raise BadInput(f"Unknown action {action!r}.")
+        raise BadInput(f"Unknown action {action!r}.", "unknown_action")
 
     def check_auto(self, seat: int) -> list[Event]:
         """S3: the table's move for `seat` when time runs out, as events; changes nothing.
@@ -222,51 +222,56 @@ class Round:
 
     def _check_turn(self, seat: int) -> None:
         if self.result is not None:
-            raise RoundOver("This round is over.")
+            raise RoundOver("This round is over.", "round_over")
         if seat != self.turn:
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn("It is not your turn.", "not_your_turn")
 
     def _check_play(self, seat: int, tile: Tile, end: str | None, auto: bool) -> Event:
         if tile not in self.hands[seat]:
-            raise TileNotInHand(f"You do not hold {tile}.")
+            raise TileNotInHand(f"You do not hold {tile}.", "not_in_hand", tile=str(tile))
         end = self._choose_end(tile, end)
         if auto and self._first_fit(seat) != (tile, end):
-            raise IllegalMove(f"The table's move (S3) is the first tile that fits, not {tile}.")
+            raise IllegalMove(f"The table's move (S3) is the first tile that fits, not {tile}.", "auto_move",
+                              tile=str(tile))
         return self._play_event(seat, tile, end, auto)
 
     def _check_pass(self, seat: int, auto: bool) -> Event:
         if self.can_place(seat):
-            raise MustPlay("You have a tile that fits, so you cannot pass.")
+            raise MustPlay("You have a tile that fits, so you cannot pass.", "fits_no_pass")
         if self.variant.draws and self.boneyard:
-            raise MustDraw("You cannot place: draw from the boneyard first.")
+            raise MustDraw("You cannot place: draw from the boneyard first.", "must_draw")
         return self._pass_event(seat, auto)
 
     def _check_draw(self, seat: int, auto: bool) -> Event:
         if not self.variant.draws:
-            raise CannotDraw(f"Nobody draws in {self.variant.title}.")
+            raise CannotDraw(f"Nobody draws in {self.variant.title}.", "no_drawing", game=self.variant.name)
         if self.can_place(seat):
-            raise MustPlay("You have a tile that fits, so you cannot draw.")
+            raise MustPlay("You have a tile that fits, so you cannot draw.", "fits_no_draw")
         if not self.boneyard:
-            raise CannotDraw("The boneyard is empty: pass.")
+            raise CannotDraw("The boneyard is empty: pass.", "boneyard_empty")
         return Event(seat, "draw", self.boneyard[0], None, None, auto)
 
     def _choose_end(self, tile: Tile, end: str | None) -> str | None:
         if end is not None and end not in ENDS:
-            raise BadInput("The end must be left or right.")
+            raise BadInput("The end must be left or right.", "bad_end")
         ends = self.ends_for(tile)
         if not ends:
             if self.left is None:
-                raise IllegalMove(f"This round must be opened with {self.opening_tile}.")
-            raise IllegalMove(f"{tile} fits neither end ({self.left} and {self.right}).")
+                raise IllegalMove(f"This round must be opened with {self.opening_tile}.", "open_with",
+                                  tile=str(self.opening_tile))
+            raise IllegalMove(f"{tile} fits neither end ({self.left} and {self.right}).", "fits_neither",
+                              tile=str(tile), left=self.left, right=self.right)
         if ends == (None,):
             return None
         if end is None:
             if len(ends) == 2 and self.left != self.right:
-                raise IllegalMove(f"{tile} fits both ends: choose left or right.")
+                raise IllegalMove(f"{tile} fits both ends: choose left or right.", "fits_both",
+                                  tile=str(tile))
             return ends[0]
         if end not in ends:
             number = self.left if end == "left" else self.right
-            raise IllegalMove(f"{tile} does not fit the {end} end ({number}).")
+            raise IllegalMove(f"{tile} does not fit the {end} end ({number}).", f"no_fit_{end}",
+                              tile=str(tile), number=number)
         return end
 
     def _first_fit(self, seat: int) -> tuple[Tile, str | None] | None:

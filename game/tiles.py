@@ -21,7 +21,7 @@ class Tile:
         try:
             return _BY_HALVES[(a, b)]
         except (KeyError, TypeError):
-            raise BadInput(f"There is no tile {a}-{b} in a double-six set.") from None
+            raise BadInput(f"There is no tile {a}-{b} in a double-six set.", "no_such_tile") from None
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -29,7 +29,7 @@ class Tile:
         try:
             return _BY_TEXT[text.strip()]
         except (KeyError, AttributeError):
-            raise BadInput(f"{str(text)[:20]!r} is not a tile; write it like 3-5.") from None
+            raise BadInput(f"{str(text)[:20]!r} is not a tile; write it like 3-5.", "not_a_tile") from None
 
     @property
     def is_double(self) -> bool:

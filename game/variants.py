@@ -46,7 +46,8 @@ class Variant:
         """Refuse a seat count this variant cannot be played with."""
         if seats not in self.seat_choices:
             choices = " or ".join(str(s) for s in self.seat_choices)
-            raise BadInput(f"{self.title} is played by {choices} players.")
+            raise BadInput(f"{self.title} is played by {choices} players.", "seats", game=self.name,
+                           choices=list(self.seat_choices))
 
     def hand_size(self, seats: int) -> int:
         """How many tiles each seat is dealt; the rest is the boneyard."""
@@ -208,4 +209,5 @@ def get_variant(name: str) -> Variant:
         return VARIANTS[name]
     except (KeyError, TypeError):
         *others, last = VARIANTS
-        raise BadInput(f"Unknown variant {str(name)[:20]!r}; choose {', '.join(others)} or {last}.") from None
+        raise BadInput(f"Unknown variant {str(name)[:20]!r}; choose {', '.join(others)} or {last}.",
+                       "unknown_variant") from None

@@ -180,6 +180,11 @@ def _result(match: Match, rnd: Round) -> dict:
         text = f"{match.players[rnd.last_placer]} placed their last tile: {winner} {verb} {result.points}."
     else:
         text = match.variant.blocked_text(result, side_names)
+    side_totals = [0] * len(side_names)  # each side's points left in hand (a team's two hands summed)
+    for seat, points in enumerate(result.hand_totals):
+        side_totals[match.side_of(seat)] += points
+    # `text` is English for logs and tools; pages word the result from the facts (templates/_result.html).
     return {"reason": result.reason, "winner": result.winner, "winner_name": winner,
+            "placer": rnd.last_placer, "side_names": side_names, "side_totals": side_totals,
             "points": result.points, "hand_totals": list(result.hand_totals),
             "tie_break": result.tie_break, "text": text}

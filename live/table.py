@@ -39,8 +39,8 @@ class SeatRefused(GameError):
     """A seat may not change hands so: `code` says why, and templates/_seat_refusal.html words it."""
 
     def __init__(self, code: str, **facts):
-        super().__init__(code)
-        self.code, self.facts = code, facts
+        super().__init__(code, code, **facts)
+        self.code = code
 
 
 @dataclass
@@ -136,14 +136,14 @@ def hash_secret(secret: str) -> str:
 def clean_name(name) -> str:
     """A player's name: 1-24 characters after trimming, no control characters."""
     if not isinstance(name, str):
-        raise BadInput("Please give a name.")
+        raise BadInput("Please give a name.", "no_name")
     name = unicodedata.normalize("NFC", name.strip())  # "José" is one name however it was typed
     if not name:
-        raise BadInput("Please give a name.")
+        raise BadInput("Please give a name.", "no_name")
     if len(name) > NAME_MAX:
-        raise BadInput(f"A name has at most {NAME_MAX} characters.")
+        raise BadInput(f"A name has at most {NAME_MAX} characters.", "name_long", max=NAME_MAX)
     if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in name):
-        raise BadInput("A name cannot contain control characters.")
+        raise BadInput("A name cannot contain control characters.", "name_control")
     return name
 
 
@@ -151,4 +151,4 @@ def check_settings(variant: str, seats: int, target: int) -> None:
     """The host's choices (the rules page, T11), or BadInput."""
     get_variant(variant).check_seats(seats)
     if target not in TARGETS:
-        raise BadInput("The target is 50 to 500 points, in steps of 50.")
+        raise BadInput("The target is 50 to 500 points, in steps of 50.", "target")

@@ -222,11 +222,11 @@ class Tables:
               new_table: bool = False) -> tuple[int, str]:
         name = clean_name(name)
         if len(table.players) >= table.seats:
-            raise TableFull("Every seat is taken: you can watch this table.")
+            raise TableFull("Every seat is taken: you can watch this table.", "full")
         if browser is not None and self.store.seat_of_browser(table.id, browser) is not None:
-            raise AlreadySeated("This browser already has a seat at this table: reload the page.")
+            raise AlreadySeated("This browser already has a seat at this table: reload the page.", "seated")
         if name.casefold() in (p.casefold() for p in table.players):
-            raise NameTaken(f"Someone at this table is already called {name}.")
+            raise NameTaken(f"Someone at this table is already called {name}.", name=name)
         seat, secret, now = len(table.players), secrets.token_urlsafe(32), self.now()
         change = Change({"kind": "join", "seat": seat, "name": name, "at": now}, copy(table.clock),
                         table.match_no, newcomer=(name, hash_secret(secret), browser), new_table=new_table)
@@ -272,7 +272,7 @@ class Tables:
             mine = [key for key, ask in table.asks.items() if browser is not None and ask.browser == browser]
             others = [ask.name for key, ask in table.asks.items() if key not in mine]
             if name.casefold() in (n.casefold() for n in [*table.players, *others]):
-                raise NameTaken(f"Someone at this table is already called {name}.")
+                raise NameTaken(f"Someone at this table is already called {name}.", name=name)
             if len(others) >= ASKS_MAX:
                 raise SeatRefused("too_many")
             for key in mine:  # one request per browser: the newest
@@ -302,7 +302,7 @@ class Tables:
             if ask is None:
                 raise SeatRefused("ask_gone")
             if any(ask.name.casefold() == p.casefold() for s, p in enumerate(table.players) if s != seat):
-                raise NameTaken(f"Someone at this table is already called {ask.name}.")
+                raise NameTaken(f"Someone at this table is already called {ask.name}.", name=ask.name)
             detail = {"kind": "hand_over", "seat": seat, "by": by, "name": ask.name,
                       "was": table.players[seat], "at": self.now()}
             change = Change(detail, copy(table.clock), table.match_no,
@@ -320,19 +320,20 @@ class Tables:
             end: str | None = None) -> None:
         """A player's action (play, pass, draw, next_round), checked, committed and published."""
         if seat is None:
-            raise NotYourTurn("Only a seated player can do that.")
+            raise NotYourTurn("Only a seated player can do that.", "not_seated")
         with self.locked(table) as table:
             self._check_version(table, version)
             now = self.now()
             if kind == "next_round":  # the host, or anyone while the host is away: no dead end
                 if seat != 0 and not table.away(0, now):
-                    raise NotHost("Only the host can start the next round while the host is here.")
+                    raise NotHost("Only the host can start the next round while the host is here.",
+                                  "host_next")
                 change = self._next_round(table, {"kind": kind, "seat": seat, "at": now})
             else:
                 if table.match is None:
-                    raise GameError("The match starts once every seat is taken.")
+                    raise GameError("The match starts once every seat is taken.", "not_started")
                 if kind not in MOVES:
-                    raise BadInput(f"Unknown action {kind!r}.")
+                    raise BadInput(f"Unknown action {kind!r}.", "unknown_action")
                 # The engine checks the end; "" is the opening tile's (none).
                 event = table.match.check(seat, kind, Tile.parse(tile or "") if kind == "play" else None,
                                           end or None)
@@ -386,7 +387,7 @@ class Tables:
             change.match = Match(table.variant, table.seats, table.target, table.players)
             change.new_round = change.match.deal_next(self.rng)
         else:
-            raise GameError("The next round can start only once this one is over.")
+            raise GameError("The next round can start only once this one is over.", "not_over")
         change.clock.start_turn(change.new_round.turn, detail["at"])
         return change
 
@@ -425,7 +426,7 @@ class Tables:
         try:
             version = int(version)
         except (TypeError, ValueError):
-            raise BadInput("The action has no valid version.") from None
+            raise BadInput("The action has no valid version.", "bad_version") from None
         if version != table.version:
             raise StaleVersion("The table changed just before your move arrived: look again, then play.")
 

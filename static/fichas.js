@@ -54,7 +54,10 @@
     if (e.detail.event.code === 1008) {
       stopped = true;
       clearTimeout(unanswered);
-      if (c) c.textContent = e.detail.event.reason || "The server closed this page's connection.";
+      // The server's reasons are English; the page shows them in its own language (templates/table.html).
+      var words = c ? JSON.parse(c.dataset.reasons || "{}") : {};
+      var reason = e.detail.event.reason;
+      if (c) c.textContent = words[reason] || reason || c.dataset.closed;
     }
     if (c) c.hidden = false;
   });

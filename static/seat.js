@@ -33,6 +33,11 @@
     if (!secret) return;
     secret.value = decodeURIComponent(location.hash.slice(1));
     if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+    // A language link keeps the secret in its own fragment (never sent): the page it leads back
+    // to inherits it through the redirect, so switching language does not lose the link.
+    if (secret.value) document.querySelectorAll(".langs a").forEach(function (link) {
+      link.href = link.href.split("#")[0] + "#" + encodeURIComponent(secret.value);
+    });
     var missing = document.getElementById("seat-secret-missing");
     if (!secret.value && missing) missing.hidden = false;
   });

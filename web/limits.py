@@ -22,8 +22,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 LIMITED = {"fichas.create_table": "TABLES_PER_MINUTE", "fichas.join": "JOINS_PER_MINUTE"}
-MESSAGES = {"fichas.create_table": "Too many tables were opened from your address just now.",
-            "fichas.join": "Too many seats were taken from your address just now."}
+# Their words are in templates/_refusals.html, by these codes.
+MESSAGES = {"fichas.create_table": "too_many_tables", "fichas.join": "too_many_joins"}
 TOO_MANY_CONNECTS = b"Too many connections were opened from your address just now. Wait a second."
 BUCKETS_MAX = 10_000  # addresses remembered by SocketGate before the idle ones are forgotten
 
@@ -42,8 +42,8 @@ def init_limits(app: Flask) -> Limiter:
 
     @app.errorhandler(429)
     def too_many(error):
-        message = MESSAGES.get(request.endpoint, "Too many requests.")
-        message += " Please wait a minute and try again."
+        code = MESSAGES.get(request.endpoint, "too_many_requests")
+        message = render_template("_refusals.html", code=code, facts={}).strip()
         if request.headers.get("HX-Request"):
             return render_template("_flash.html", message=message), 429
         return render_template("error.html", code=429, message=message), 429

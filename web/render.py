@@ -13,6 +13,7 @@ from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
 from .hub import Hub
+from .i18n import LANGUAGES, speaking, viewer_language
 
 DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
 # A domino in the line, in three pieces: its spot's classes and its id go between them.
@@ -121,13 +122,17 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
     """
     context = table_context(table, tables, seat)
     context.update(oob=oob, message=message)
-    unseen = unseen_part(current_app, seat, unseen_of(context["panel"]))
+    unseen = unseen_part(current_app, seat, unseen_of(context["panel"]), viewer_language())
     html = render_template("_table.html", **context) + unseen + render_template("_me.html", **context)
     return html, me_key(context)
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
-    """Push every browser the shared #table, rendered once, and its own #me only if it changed."""
+    """Push every browser the shared #table, once per language in use, and its own #me only if it changed.
+
+    Each page reads its own language (chosen at its handshake): #table is rendered once for each
+    language someone at the table reads, #me once per seat and language, both under that locale.
+    """
     connections = hub.connections(table.id)
     if not connections:
         return
@@ -136,8 +141,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
     me_template = app.jinja_env.get_template("_me.html")
     with app.app_context():
         context = table_context(table, tables, None)
-        shared = shared_template.render(context)
-        mine: dict[int | None, list] = {}  # seat -> [key, panel, html rendered on demand]
+        shared_in: dict[str, str] = {}  # language -> the shared #table in it
+        mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, html rendered on demand]
         for connection in connections:
             if not connection.alive:  # cut off or closing: its handler is about to unregister it
                 continue
@@ -145,24 +150,31 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
             if not still_holds(table, connection):  # a seat changed hands: it reconnects as what it is now
                 connection.close()
                 continue
-            if seat not in mine:
+            lang = getattr(connection, "lang", LANGUAGES[0])
+            shared = shared_in.get(lang)
+            if shared is None:
+                context["seat"], context["panel"] = None, None
+                with speaking(app, lang):
+                    shared = shared_in[lang] = shared_template.render(context)
+            if (seat, lang) not in mine:
                 context["seat"] = seat
                 context["panel"] = player_panel(table.match, seat) if table.match else None
-                mine[seat] = [me_key(context), context["panel"], None]
-            key, panel, html = mine[seat]
+                mine[seat, lang] = [me_key(context), context["panel"], None]
+            key, panel, html = mine[seat, lang]
             # #table holds an empty #unseen: this viewer's counts follow it in the same message.
-            shared_and_unseen = shared + unseen_part(app, seat, unseen_of(panel))
+            shared_and_unseen = shared + unseen_part(app, seat, unseen_of(panel), lang)
             if key == connection.me_key:
                 connection.send(shared_and_unseen)
                 continue
             if html is None:
                 context["seat"], context["panel"] = seat, panel
-                html = mine[seat][2] = me_template.render(context)
+                with speaking(app, lang):
+                    html = mine[seat, lang][2] = me_template.render(context)
             if connection.send(shared_and_unseen + html):
                 connection.me_key = key
 
 
-UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts) -> #unseen
+UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts, language) -> #unseen
 
 
 def unseen_of(panel: dict | None) -> tuple | None:
@@ -171,16 +183,17 @@ def unseen_of(panel: dict | None) -> tuple | None:
     return tuple(counts) if counts else None
 
 
-def unseen_part(app: Flask, seat: int | None, unseen: tuple | None) -> str:
+def unseen_part(app: Flask, seat: int | None, unseen: tuple | None, lang: str) -> str:
     """This viewer's #unseen, swapped by id into #table's empty one (rendered once per value)."""
     if unseen is None:
         return ""
-    key = (seat is None, unseen)
+    key = (seat is None, unseen, lang)
     if key not in UNSEEN_PARTS:
         if len(UNSEEN_PARTS) > 10_000:  # a few hundred values occur; never grow without bound
             UNSEEN_PARTS.clear()
-        template = app.jinja_env.get_template("_unseen.html")
-        UNSEEN_PARTS[key] = template.render(unseen=unseen, spectator=seat is None).strip()
+        with speaking(app, lang):
+            html = app.jinja_env.get_template("_unseen.html").render(unseen=unseen, spectator=seat is None)
+        UNSEEN_PARTS[key] = html.strip()
     return UNSEEN_PARTS[key]
 
 

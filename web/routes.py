@@ -13,6 +13,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 
 from game.errors import BadInput, GameError, StaleVersion
 from game.match import DEFAULT_TARGET, TARGETS
@@ -37,7 +38,6 @@ from .security import (
 )
 
 bp = Blueprint("fichas", __name__)
-SERVER_ERROR = "Something went wrong on our side; nothing was changed. Try again."
 STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409, "seated": 409}
 TABLE_ID_MAX = 64
 
@@ -46,8 +46,7 @@ TABLE_ID_MAX = 64
 def guard():
     """A known Host; POSTs carry the CSRF token; a bad websocket handshake is refused before any upgrade."""
     if not host_allowed():
-        abort(400, "This server does not answer to that address (Host). If it is yours, add it to"
-                   " FICHAS_ALLOWED_HOSTS or set FICHAS_PUBLIC_URL.")
+        abort(400, says("host"))
     if request.method == "POST":
         check_csrf()
     if request.path.endswith("/ws"):
@@ -55,10 +54,10 @@ def guard():
         request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
         check_handshake()
         if not same_origin():
-            abort(403, "This websocket only serves pages of this site.")
+            abort(403, says("origin"))
         table_id = (request.view_args or {}).get("table_id", "")
         if request.view_args is None or len(table_id) > TABLE_ID_MAX or fichas().tables.get(table_id) is None:
-            abort(404, "There is no table at this address. Check the link, or open a new table.")
+            abort(404, says("no_table"))
 
 
 bp.after_app_request(protect)
@@ -77,7 +76,9 @@ def template_globals():
 @bp.app_errorhandler(500)
 def http_error(error):
     """A readable page, or for htmx a message to show in #flash."""
-    message = {413: "That request is too large.", 500: SERVER_ERROR}.get(error.code, error.description)
+    message = error.description
+    if error.code in (413, 500) or message == type(error).description:  # Werkzeug's own English
+        message = says({404: "no_page", 413: "too_large", 500: "server"}.get(error.code, "bad_request"))
     if not urls_available():  # a Host no URL can be built for: the page's links cannot be made
         return Response(message + "\n", error.code, mimetype="text/plain")
     if request.headers.get("HX-Request"):
@@ -112,7 +113,7 @@ def create_table():
             table, secret = fichas().tables.create(form["name"], form["variant"], form["seats"],
                                                    form["target"], browser=browser_id())
         except BadInput as error:
-            errors["name"] = str(error)
+            errors["name"] = words(error)
         else:
             return seat_cookie(redirect(url_for(".show_table", table_id=table.id), 303), table, secret)
     return render_template("home.html", form=form, errors=errors, **choices()), 400
@@ -141,7 +142,7 @@ def join(table_id: str):
     try:
         _, secret = fichas().tables.join(table, request.form.get("name", ""), browser=browser_id())
     except GameError as error:
-        return Response(render_template("_flash.html", message=str(error)), STATUS.get(error.code, 409),
+        return Response(render_template("_flash.html", message=words(error)), STATUS.get(error.code, 409),
                         mimetype="text/html")
     return seat_cookie(response, table, secret)
 
@@ -152,7 +153,7 @@ def act(table_id: str, action: str):
     table = load_table(table_id)
     seat = my_seat(table)
     if seat is None:
-        abort(403, "You do not have a seat at this table.")
+        abort(403, says("no_seat"))
     try:
         fichas().tables.act(table, seat, action.replace("-", "_"), request.form.get("version"),
                             tile=request.form.get("tile"), end=request.form.get("end"))
@@ -180,11 +181,16 @@ def says(code: str, **facts) -> str:
     return render_template("_refusals.html", code=code, facts=facts).strip()
 
 
+def words(error: GameError) -> str:
+    """What a player reads for a refusal, in their language (the engine gives a code and facts)."""
+    return says(error.why, **error.facts)
+
+
 def load_table(table_id: str) -> Table:
     """The table for a URL, or 404."""
     table = fichas().tables.get(table_id) if len(table_id) <= TABLE_ID_MAX else None
     if table is None:
-        abort(404, "There is no table at this address. Check the link, or open a new table.")
+        abort(404, says("no_table"))
     return table
 
 
@@ -195,10 +201,11 @@ def render_context(table: Table, seat: int | None) -> dict:
 
 def refusal(table: Table, error: GameError) -> Response:
     """A readable refusal; a stale action also gets a fresh render of the table."""
-    body = render_template("_flash.html", message=str(error))
+    message = words(error)
+    body = render_template("_flash.html", message=message)
     if isinstance(error, StaleVersion):
         with table.lock:
-            body += render_partials(table, fichas().tables, my_seat(table), True, str(error))[0]
+            body += render_partials(table, fichas().tables, my_seat(table), True, message)[0]
     return Response(body, STATUS.get(error.code, 409), mimetype="text/html")
 
 
@@ -212,7 +219,7 @@ def read_create_form() -> tuple[dict, dict]:
     form, errors = dict(request.form), {}
     form.pop("csrf_token", None)
     if form.get("variant") not in VARIANTS:
-        errors["variant"] = f"Choose {in_words([v.title for v in VARIANTS.values()])}."
+        errors["variant"] = says("unknown_variant")
     seat_counts = sorted({n for v in VARIANTS.values() for n in v.seat_choices})
     for field, allowed in (("seats", seat_counts), ("target", TARGETS)):
         try:
@@ -220,22 +227,24 @@ def read_create_form() -> tuple[dict, dict]:
         except ValueError:
             form[field] = None
         if form[field] not in allowed:
-            errors[field] = (f"Choose {in_words([str(n) for n in seat_counts])} seats."
-                             if field == "seats" else "Choose a target from 50 to 500, in steps of 50.")
+            errors[field] = (_("Choose %(choices)s seats.", choices=in_words([str(n) for n in seat_counts]))
+                             if field == "seats" else says("target"))
     if form.get("variant") in VARIANTS and form.get("seats") is not None and "seats" not in errors:
         try:  # the variant says how many play it
             VARIANTS[form["variant"]].check_seats(form["seats"])
         except BadInput as error:
-            errors["seats"] = str(error)
+            errors["seats"] = words(error)
     name = form.get("name", "")
     form["name"] = name
     try:  # every field's message at once, the name's length and characters too
         clean_name(name)
     except BadInput as error:
-        errors["name"] = "Please give your name." if not name.strip() else str(error)
+        errors["name"] = words(error)
     return form, errors
 
 
 def in_words(choices: list[str]) -> str:
-    """"A, B or C"."""
-    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else choices[0]
+    """"A, B or C", in the viewer's language."""
+    if len(choices) == 1:
+        return choices[0]
+    return _("%(some)s or %(last)s", some=", ".join(choices[:-1]), last=choices[-1])

@@ -25,7 +25,7 @@ def refused(error: GameError) -> Response:
     if isinstance(error, SeatRefused):
         message, status = says(error.code, **error.facts), REFUSED_STATUS.get(error.code, 409)
     else:
-        message, status = str(error), STATUS.get(error.code, 409)
+        message, status = says(error.why, **error.facts), STATUS.get(error.code, 409)
     return Response(render_template("_flash.html", message=message), status, mimetype="text/html")
 
 
@@ -58,7 +58,7 @@ def reclaim(table_id: str):
     try:
         _, new_secret = fichas().tables.reclaim(table, secret, browser=browser_id())
     except SeatRefused as error:
-        return render_template("seat.html", table=public(table), error=says(error.code)), \
+        return render_template("seat.html", table=public(table), error=says(error.code, **error.facts)), \
             REFUSED_STATUS.get(error.code, 409)
     return seat_cookie(target, table, new_secret)
 

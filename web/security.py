@@ -30,7 +30,6 @@ SEAT_COOKIE = "fichas_seat"
 CSRF_COOKIE = "fichas_csrf"
 SEAT_COOKIE_DAYS = 30
 SECRET_SETTING = "secret_key"
-FORGED = "Your session expired or the request was forged: reload the page and try again."
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 EVERY_INTERFACE = ("", "0.0.0.0", "::", "[::]")
 TOKEN_MAX = 256  # a masked token is 204 characters; anything longer is not one of ours
@@ -124,11 +123,11 @@ def check_csrf() -> None:
     """Refuse a POST whose cookie the server did not sign, or whose token is not that cookie's."""
     cookie = _cookie_token()
     if cookie is None:
-        abort(403, FORGED)
+        abort(403, forged())
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
     token = unmask(sent)
     if token is None or not hmac.compare_digest(token, cookie.encode()):
-        abort(403, FORGED)
+        abort(403, forged())
 
 
 def browser_id() -> str | None:
@@ -168,6 +167,11 @@ def urls_available() -> bool:
     """Whether URLs can be built for this request (not when its Host could not be bound, e.g. a
     label longer than 63 characters)."""
     return request_ctx.url_adapter is not None
+
+
+def forged() -> str:
+    """A missing or forged CSRF token, in the viewer's language."""
+    return render_template("_refusals.html", code="forged", facts={}).strip()
 
 
 def host_allowed() -> bool:

@@ -27,10 +27,11 @@ from live.table import Table
 from live.tables import Tables
 
 from .hub import Connection
+from .i18n import viewer_language
 from .limits import Budget
 from .parts import fichas
 from .render import flash_alone, render_partials
-from .routes import SERVER_ERROR, bp
+from .routes import bp, says
 from .security import my_seat, seat_holder
 
 log = logging.getLogger(__name__)
@@ -158,6 +159,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     seat = my_seat(table)
     connection = Connection(ws, seat)
     connection.holder = seat_holder()
+    connection.lang = viewer_language()  # its pushes are rendered in it (web/render.py)
     config = current_app.config
     wait = config["PING_SECONDS"]
     reader = Reader(ws, connection, config.get("WS_MESSAGES_PER_SECOND", MESSAGES_PER_SECOND),
@@ -238,17 +240,17 @@ def websocket_action(tables: Tables, table: Table, seat: int | None, message,
     except (TypeError, ValueError, RecursionError):  # RecursionError: a deeply nested message
         data = None
     if not isinstance(data, dict) or data.get("action") not in ACTIONS:
-        return flash_alone("That message is not a move Fichas knows."), moved_at
+        return flash_alone(says("not_a_move")), moved_at
     tile, end, version = data.get("tile"), data.get("end"), data.get("version")
     if not all(isinstance(value, str | None) for value in (tile, end, version)):
-        return flash_alone("A move's tile, end and version are written as text."), moved_at
+        return flash_alone(says("move_text")), moved_at
     if moved_at is not None and version == moved_at:
         return flash_alone(""), moved_at  # answered all the same: the page waits for an answer
     try:
         tables.act(table, seat, data["action"], version, tile=tile, end=end)
     except GameError as error:
-        return flash_alone(str(error)), moved_at
+        return flash_alone(says(error.why, **error.facts)), moved_at
     except Exception:  # a bug or the disk: the table was put back; say so, keep the socket
         log.exception("move on table %s failed", table.id)
-        return flash_alone(SERVER_ERROR), moved_at
+        return flash_alone(says("server")), moved_at
     return None, version

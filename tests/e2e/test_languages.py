@@ -1,0 +1,39 @@
+"""Languages in a real browser: the switch, remembered; and it keeps a private seat link."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .test_seat_back import private_link, two_at_block
+
+
+def test_switching_language_keeps_the_private_seat_link(open_page, make_server):
+    _, players, table_url = two_at_block(open_page, make_server)
+    link = private_link(players[1])
+    phone = open_page(link, phone=True)  # a new phone; Chromium asks for English
+    expect(phone.locator("html")).to_have_attribute("lang", "en")
+    phone.locator(".langs a[hreflang=es]").tap()
+    expect(phone.locator("html")).to_have_attribute("lang", "es")
+    expect(phone.get_by_role("button", name="Recuperar mi sitio")).to_be_visible()
+    assert "#" not in phone.url  # the secret left the address bar again
+    expect(phone.locator("#seat-secret")).to_have_value(link.split("#")[1])
+    phone.get_by_role("button", name="Recuperar mi sitio").tap()
+    phone.wait_for_url(table_url)
+    expect(phone.locator("main.play")).to_have_attribute("data-you", "1")
+    expect(phone.locator("#hand")).to_have_attribute("aria-label", "Tu mano")  # remembered: a cookie
+
+
+def test_the_switch_is_reachable_by_keyboard_with_visible_focus(open_page, make_server):
+    server = make_server()
+    page = open_page(server.url + "/")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.getAttribute('hreflang')") == "da":
+            break
+    else:
+        raise AssertionError("the Danish link was never focused")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("none", "")
+    page.keyboard.press("Enter")
+    expect(page.locator("html")).to_have_attribute("lang", "da")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Spil domino med dine venner")

@@ -1,0 +1,109 @@
+"""Every screen of Fichas rendered for one language: the pages a player or a spectator can meet."""
+
+from __future__ import annotations
+
+import random
+import re
+from html.parser import HTMLParser
+
+from helpers import Browser, open_table
+from helpers.pages import live_table, play_until, round_over
+
+NAMES = ("Ana", "Bea", "Carl", "Dan")
+ATTRIBUTES = ("aria-label", "title", "data-on", "data-off", "data-done", "data-one", "data-many",
+              "data-round", "data-closed", "data-turn-title", "placeholder")
+
+
+def browser(app, lang: str) -> Browser:
+    """A browser that chose `lang` with the switch (the `lang` cookie)."""
+    b = Browser(app)
+    b.client.set_cookie("lang", lang)
+    return b
+
+
+def speak(players: list[Browser], lang: str) -> None:
+    for player in players:
+        player.client.set_cookie("lang", lang)
+
+
+def screens(app, lang: str) -> dict[str, str]:
+    """Each screen's HTML, read in `lang`: home (also with errors), tables in every phase, rules, errors."""
+    shown = {}
+    guest = browser(app, lang)
+    shown["home"] = guest.get("/").get_data(as_text=True)
+    bad = {"name": "", "variant": "block", "seats": "5", "target": "75", "csrf_token": guest.csrf}
+    shown["home with errors"] = guest.client.post("/tables", data=bad).get_data(as_text=True)
+    shown["rules"] = guest.get("/rules").get_data(as_text=True)
+    shown["not found"] = guest.get("/t/nowhere").get_data(as_text=True)
+
+    host = browser(app, lang)
+    response = host.client.post("/tables", data={"name": "Ana", "variant": "draw", "seats": 2, "target": 50,
+                                                 "csrf_token": host.csrf})
+    waiting = response.headers["Location"]
+    shown["waiting table"] = host.get(waiting).get_data(as_text=True)
+    shown["waiting, as a visitor"] = guest.get(waiting).get_data(as_text=True)
+
+    url, players = open_table(app)  # Partnership: teams
+    speak(players, lang)
+    table = live_table(app, url)
+    turn = table.match.round.turn
+    shown["your turn"] = players[turn].get(url).get_data(as_text=True)
+    shown["not your turn"] = players[(turn + 1) % 4].get(url).get_data(as_text=True)
+    refused = players[(turn + 1) % 4].post(f"{url}/pass", {"version": table.version})
+    shown["refusal"] = refused.get_data(as_text=True)
+    shown["spectator"] = guest.get(url).get_data(as_text=True)
+    shown["seat link"] = players[0].post(f"{url}/seat-link").get_data(as_text=True)
+    shown["seat link page"] = guest.get(f"{url}/seat").get_data(as_text=True)
+    rng = random.Random(7)
+    play_until(app, url, players, rng, round_over)
+    shown["round end"] = players[0].get(url).get_data(as_text=True)
+    shown["round end, a guest"] = players[1].get(url).get_data(as_text=True)
+    play_until(app, url, players, rng, lambda t: t.phase == "over")
+    shown["match end"] = players[1].get(url).get_data(as_text=True)
+
+    url, players = open_table(app, "draw", 2)  # Draw: the boneyard, drawing
+    speak(players, lang)
+    play_until(app, url, players, rng, lambda t: t.match.round.must_draw(t.match.round.turn))
+    shown["draw"] = players[live_table(app, url).match.round.turn].get(url).get_data(as_text=True)
+    return shown
+
+
+class Texts(HTMLParser):
+    """The text a person can read on a page: text nodes, and the words in labels and titles."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        for name, value in attrs:
+            if name in ATTRIBUTES and value:
+                self.texts.append(value)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip and data.strip():
+            self.texts.append(data.strip())
+
+
+def texts(html: str) -> list[str]:
+    parser = Texts()
+    parser.feed(html)
+    return parser.texts
+
+
+# What is not words of the catalogs: the players' names, the brand, the languages' own names, tiles,
+# numbers, and a team's letter at the end of its badge ("Team A").
+NOT_WORDS = re.compile(r"\b(?:" + "|".join(NAMES) + r"|Fichas|English|Español|Dansk|EN|ES|DA)\b"
+                       r"|\d+-\d+|\d+| [AB]$")
+
+
+def leftover(text: str) -> str:
+    """What remains of a text once names, the brand, tiles and numbers are taken out."""
+    return NOT_WORDS.sub("", text)

@@ -1,0 +1,119 @@
+"""Languages: which one a viewer reads (cookie `lang`, else Accept-Language), and the switch."""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
+from flask_babel import Babel, force_locale, get_translations
+
+LANGUAGES = ("en", "es", "da")  # English is the source language; es and da live in translations/
+NAMES = {"en": "English", "es": "Español", "da": "Dansk"}  # each in its own language
+COOKIE = "lang"
+COOKIE_DAYS = 365
+
+bp = Blueprint("lang", __name__)
+# The catalog templates read from, set for a request or around a push's render (a thread-local is
+# greenlet-local under gevent). Flask-Babel's own lookup per string costs ~30 µs; a push has ~35.
+_speaking = threading.local()
+
+
+def viewer_language() -> str:
+    """The language of this request's viewer: the `lang` cookie, else the browser's best match, else en."""
+    if not has_request_context():
+        return LANGUAGES[0]
+    offered = current_app.config["LANGUAGES"]
+    chosen = request.cookies.get(COOKIE)
+    if chosen in offered:
+        return chosen
+    return request.accept_languages.best_match(offered, offered[0])
+
+
+@bp.get("/lang/<code>")
+def switch(code: str):
+    """Remember a language in a cookie and go back to the page it was chosen on."""
+    back = request.args.get("next", "/")
+    parts = urlsplit(back)
+    if not back.startswith("/") or back.startswith("//") or "\\" in back or parts.scheme or parts.netloc:
+        back = "/"  # never a redirect off this site
+    response = redirect(back, 303)
+    if code in current_app.config["LANGUAGES"]:
+        response.set_cookie(COOKIE, code, max_age=COOKIE_DAYS * 86400, samesite="Lax", httponly=True,
+                            secure=request.is_secure)
+    return response
+
+
+def catalog_of(app: Flask, lang: str):
+    """The translations of `lang`, loaded once per app."""
+    loaded = app.extensions.setdefault("fichas_catalogs", {})
+    if lang not in loaded:
+        with app.app_context(), force_locale(lang):
+            loaded[lang] = get_translations()
+    return loaded[lang]
+
+
+@contextmanager
+def speaking(app: Flask, lang: str):
+    """Templates rendered inside read `lang` (a push rendered outside the viewer's request)."""
+    before = getattr(_speaking, "catalog", None)
+    _speaking.catalog = catalog_of(app, lang)
+    try:
+        yield
+    finally:
+        _speaking.catalog = before
+
+
+def current_catalog():
+    """The catalog set for this request or render; Flask-Babel's own choice otherwise."""
+    return getattr(_speaking, "catalog", None) or get_translations()
+
+
+@bp.before_app_request
+def speak_the_viewer_s_language():
+    _speaking.catalog = catalog_of(current_app._get_current_object(), viewer_language())
+
+
+@bp.teardown_app_request
+def stop_speaking(_error=None):
+    _speaking.catalog = None
+
+
+def _(message: str) -> str:
+    """gettext in the current catalog (pybabel extracts these calls)."""
+    return current_catalog().ugettext(message)
+
+
+def game_title(name: str) -> str:
+    """A game's name as its players say it (game/variants.py names it, the catalogs word it)."""
+    titles = {"partnership": _("Partnership"), "block": _("Block"), "draw": _("Draw")}
+    return titles.get(name, name)
+
+
+def game_description(name: str) -> str:
+    """A game's line on the create form."""
+    lines = {"partnership": _("4 players in two teams"), "block": _("2 to 4, each for themselves"),
+             "draw": _("2 to 4, draw when you cannot play")}
+    return lines.get(name, "")
+
+
+def team_label(side: int) -> str:
+    """A team's badge: Team A, Team B."""
+    return _("Team %(letter)s") % {"letter": "AB"[side]}
+
+
+def init_i18n(app: Flask) -> None:
+    """Flask-Babel with our selector; templates get the languages for the switch and a fast catalog."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
+    app.config.setdefault("LANGUAGES", LANGUAGES)  # a test may add one (a pseudo-locale)
+    Babel(app, locale_selector=viewer_language)
+    app.jinja_env.install_gettext_callables(  # as Flask-Babel's, reading the catalog set above
+        lambda s: current_catalog().ugettext(s),
+        lambda s, p, n: current_catalog().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: current_catalog().upgettext(c, s),
+        npgettext=lambda c, s, p, n: current_catalog().unpgettext(c, s, p, n))
+    app.jinja_env.globals.update(languages=NAMES, viewer_language=viewer_language, game_title=game_title,
+                                 game_description=game_description, team_label=team_label)
+    app.register_blueprint(bp)
