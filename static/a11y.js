@@ -94,7 +94,7 @@
     var active = document.activeElement;
     var lost = !active || active === document.body || !active.isConnected;
     var target = null;
-    if (began) target = firstPlayable();
+    if (began || (lost && nowMine)) target = firstPlayable();
     else if (lost && before) {
       target = replacement(before);
       if (!focusable(target)) target = document.getElementById(before.part || "me");

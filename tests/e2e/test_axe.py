@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .players import Player, Stats, play_one_move
-from .test_browser import BLOCK_SEED, seeded, sit_down
+from .test_browser import BLOCK_SEED, seeded
 
 pytestmark = pytest.mark.browser
 
