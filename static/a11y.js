@@ -61,9 +61,10 @@
     if (!el || el === document.body || !el.closest) return null;
     var tile = el.closest("[data-tile]");
     var part = el.closest("#table, #me");
-    return {el: el, id: el.id, part: part && part.id,
-            tile: tile && tile.dataset.tile, end: el.dataset.end, action: el.dataset.action,
-            radio: el.matches("input[type=radio]")};
+    var holder = el.parentElement && el.parentElement.closest("[id]"); // a summary: its details
+    return {el: el, id: el.id, part: part && part.id, tag: el.tagName.toLowerCase(),
+            holder: holder && holder.id, tile: tile && tile.dataset.tile, end: el.dataset.end,
+            action: el.dataset.action};
   }
   function replacement(d) {
     if (d.id) return document.getElementById(d.id);
@@ -76,7 +77,8 @@
     }
     if (d.end) return part.querySelector("button[data-end='" + d.end + "']");
     if (d.action) return part.querySelector("[data-action='" + d.action + "']");
-    return null;
+    var holder = d.holder && document.getElementById(d.holder);
+    return holder ? holder.querySelector(d.tag) : null;
   }
   function focusable(el) {
     return el && el.isConnected && !el.disabled && el.getClientRects().length > 0;
@@ -97,10 +99,11 @@
     if (began || (lost && nowMine)) target = firstPlayable();
     else if (lost && before) {
       target = replacement(before);
-      if (!focusable(target)) target = document.getElementById(before.part || "me");
+      if (!focusable(target)) target = document.getElementById("me");
     }
-    if (focusable(target) || (target && target.id === "me")) target.focus({preventScroll: !began});
-    else if (lost && before) {
+    if (focusable(target)) target.focus({preventScroll: !began});
+    // Whatever could not take focus back, #me (tabindex=-1) takes it: never <body>.
+    if (lost && before && (!document.activeElement || document.activeElement === document.body)) {
       var me = document.getElementById("me");
       if (me) me.focus({preventScroll: true});
     }
