@@ -89,7 +89,10 @@ def test_a_move_clicked_on_a_page_that_missed_a_push_is_refused_readably_then_th
     ana.wait_version(version + 1)
     line = ana.line()
     second_tab.move(Stats())  # the tile still glows on the second tab: click it there
-    expect(second_tab.page.locator("#flash").get_by_role("alert")).to_contain_text(
+    expect(second_tab.page.locator("#flash")).to_contain_text(
+        "The table changed just before your move arrived")
+    # Said out loud too: copied into the assertive region, outside every swapped part.
+    expect(second_tab.page.locator("#alerts")).to_contain_text(
         "The table changed just before your move arrived")
     assert second_tab.version() == version  # it still shows the table before the move
     assert server_version(server, ana.page) == version + 1  # the click changed nothing

@@ -23,6 +23,9 @@ TILE_TEXT = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")
 DATA_TILE = re.compile(r'data-tile="([^"]*)"')
 SEAT_PANEL = re.compile(r'<article class="([^"]*)" data-seat="(\d+)">(.*?)</article>', re.S)
 CLOCK = re.compile(r'data-remaining-ms="\d+">\d+<')
+# A tile named in words for screen readers ("six–four"), in either order.
+NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
+TILE_WORDS = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})\s*[–-]\s*({'|'.join(NUMBER_WORDS)})\b")
 # A domino drawn with pips, whatever its labels say.
 PIPS = re.compile(r'<span class="domino[^"]*"[^>]*>\s*<i class="h p(\d)"></i>\s*<i class="h p(\d)"></i>')
 
@@ -37,7 +40,8 @@ def tile_key(a, b) -> str:
 
 def tiles_in(text: str) -> set[str]:
     """Every tile named or drawn anywhere in a page or message, in any orientation or markup."""
-    return {tile_key(a, b) for a, b in TILE_TEXT.findall(text) + PIPS.findall(text)}
+    words = [(NUMBER_WORDS.index(a), NUMBER_WORDS.index(b)) for a, b in TILE_WORDS.findall(text)]
+    return {tile_key(a, b) for a, b in TILE_TEXT.findall(text) + PIPS.findall(text) + words}
 
 
 def element(text: str, element_id: str, tag: str) -> str | None:

@@ -1,0 +1,179 @@
+// Fichas for keyboards and screen readers. Every word said comes from the page (templates): the
+// latest change is rendered in #table's #announce-src and this viewer's turn in #me's #announce-me,
+// each with a key; what has a new key is copied into the live region (#announcer), outside every
+// swapped part, so it is read out once (a reconnect's full refresh or a presence push repeats
+// nothing). Refusals shown in #flash go to the assertive region (#alerts). Focus stays on what it
+// was on (or its replacement) through pushes, and moves once to the first playable tile when the
+// viewer's turn begins. Single-key shortcuts can be turned off (WCAG 2.1.4); the choice is kept.
+(function () {
+  var said = {}; // keys already announced
+  var started = false; // the page's first state is read by the person, not announced
+  var KEEP = 20; // sentences kept in the live region (older ones are dropped)
+  var SHORTCUTS = "fichas-shortcuts";
+
+  function say(region, text) {
+    region = document.getElementById(region);
+    text = (text || "").replace(/\s+/g, " ").trim();
+    if (!region || !text) return;
+    var line = document.createElement("p");
+    line.textContent = text;
+    region.appendChild(line);
+    while (region.childElementCount > KEEP) region.removeChild(region.firstElementChild);
+  }
+
+  function announce() {
+    ["announce-src", "announce-me"].forEach(function (id) {
+      var src = document.getElementById(id);
+      if (!src || !src.dataset.key) return;
+      var key = id + ":" + src.dataset.key;
+      if (said[key]) return;
+      said[key] = true;
+      if (started) say("announcer", src.textContent);
+    });
+    started = true;
+  }
+
+  // The last 10 s of the viewer's own clock, said once a turn.
+  var lateSaid = null;
+  setInterval(function () {
+    var me = document.getElementById("announce-me");
+    var clock = document.querySelector("#me .clock[data-total-ms]");
+    var region = document.getElementById("announcer");
+    if (!me || !clock || !region || lateSaid === me.dataset.key) return;
+    if (clock.classList.contains("late")) {
+      lateSaid = me.dataset.key;
+      say("announcer", region.dataset.late);
+    }
+  }, 500);
+
+  // Refusals: #flash gets them by an htmx swap (an HTTP answer, or alone over the websocket).
+  var lastFlash = "";
+  function refusals() {
+    var flash = document.querySelector("#flash .flash-error");
+    var text = flash ? flash.textContent.trim() : "";
+    if (text && text !== lastFlash) say("alerts", text);
+    lastFlash = text;
+  }
+
+  // -- focus through pushes -----------------------------------------------------------------
+  var before = null; // what had focus as a push arrived
+  function describe(el) {
+    if (!el || el === document.body || !el.closest) return null;
+    var tile = el.closest("[data-tile]");
+    var part = el.closest("#table, #me");
+    var holder = el.parentElement && el.parentElement.closest("[id]"); // a summary: its details
+    return {el: el, id: el.id, part: part && part.id, tag: el.tagName.toLowerCase(),
+            holder: holder && holder.id, tile: tile && tile.dataset.tile, end: el.dataset.end,
+            action: el.dataset.action};
+  }
+  function replacement(d) {
+    if (d.id) return document.getElementById(d.id);
+    var part = d.part ? document.getElementById(d.part) : document;
+    if (!part) return null;
+    if (d.tile) {
+      var tile = part.querySelector("[data-tile='" + d.tile + "']");
+      if (!tile) return null;
+      return tile.matches("button") ? tile : tile.querySelector("input");
+    }
+    if (d.end) return part.querySelector("button[data-end='" + d.end + "']");
+    if (d.action) return part.querySelector("[data-action='" + d.action + "']");
+    var holder = d.holder && document.getElementById(d.holder);
+    return holder ? holder.querySelector(d.tag) : null;
+  }
+  function focusable(el) {
+    return el && el.isConnected && !el.disabled && el.getClientRects().length > 0;
+  }
+  function firstPlayable() {
+    var first = document.querySelector("#hand .tile-btn.fits");
+    if (first) return first.matches("button") ? first : first.querySelector("input");
+    return document.querySelector("#me [data-action=draw], #me [data-action=pass]");
+  }
+  var myTurn = false;
+  function restoreFocus() {
+    var nowMine = !!document.querySelector("#me.my-turn");
+    var began = nowMine && !myTurn;
+    myTurn = nowMine;
+    var active = document.activeElement;
+    var lost = !active || active === document.body || !active.isConnected;
+    var target = null;
+    if (began || (lost && nowMine)) target = firstPlayable();
+    else if (lost && before) {
+      target = replacement(before);
+      if (!focusable(target)) target = document.getElementById("me");
+    }
+    if (focusable(target)) target.focus({preventScroll: !began});
+    // Whatever could not take focus back, #me (tabindex=-1) takes it: never <body>.
+    if (lost && before && (!document.activeElement || document.activeElement === document.body)) {
+      var me = document.getElementById("me");
+      if (me) me.focus({preventScroll: true});
+    }
+    before = null;
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    before = describe(document.activeElement) || before;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    announce();
+    refusals();
+    restoreFocus();
+  });
+  document.addEventListener("htmx:afterSwap", refusals);
+
+  // -- single-key shortcuts -----------------------------------------------------------------
+  function shortcutsOn() {
+    try { return localStorage.getItem(SHORTCUTS) !== "off"; } catch (e) { return true; }
+  }
+  function press(el) {
+    if (!el) return false;
+    el.focus();
+    el.click();
+    return true;
+  }
+  function chooseEnd(end) {
+    if (!document.querySelector("#me input[name=tile]:checked")) return false;
+    return press(document.querySelector("#me .choose-end button[data-end=" + end + "]"));
+  }
+  var KEYS = {
+    p: function () { return press(document.querySelector("#me [data-action=pass]")); },
+    d: function () { return press(document.querySelector("#me [data-action=draw]")); },
+    n: function () { return press(document.querySelector("#me [data-action=next_round]")); },
+    l: function () { return chooseEnd("left"); },
+    r: function () { return chooseEnd("right"); },
+    arrowleft: function () { return chooseEnd("left"); },
+    arrowright: function () { return chooseEnd("right"); }
+  };
+  document.addEventListener("keydown", function (e) {
+    if (!shortcutsOn() || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    var t = e.target;
+    // Never while typing: text fields, selects and editable things keep every key.
+    if (t.closest && t.closest("textarea, select, [contenteditable]")) return;
+    if (t.matches && t.matches("input") && !t.matches("input[type=radio], input[type=checkbox]")) return;
+    if (!document.querySelector("main.play")) return;
+    var key = e.key.toLowerCase(), done = false;
+    if (/^[1-9]$/.test(key)) {
+      var tile = document.querySelectorAll("#hand .tile-btn")[Number(key) - 1];
+      if (tile && tile.matches(".fits")) done = press(tile.matches("button") ? tile : tile.querySelector("input"));
+    } else if (KEYS[key]) {
+      done = KEYS[key]();
+    }
+    if (done) e.preventDefault();
+  });
+  function showShortcuts() {
+    var box = document.getElementById("shortcuts-on");
+    if (box) box.checked = shortcutsOn();
+  }
+  document.addEventListener("change", function (e) {
+    if (e.target.id !== "shortcuts-on") return;
+    try { localStorage.setItem(SHORTCUTS, e.target.checked ? "on" : "off"); } catch (err) { /* not kept */ }
+  });
+
+  // -- forms: focus goes to the first field in error ------------------------------------------
+  document.addEventListener("DOMContentLoaded", function () {
+    showShortcuts();
+    announce();
+    myTurn = !!document.querySelector("#me.my-turn");
+    var wrong = document.querySelector("[aria-invalid=true]");
+    if (wrong) wrong.focus();
+  });
+})();

@@ -1,0 +1,136 @@
+"""A round played with the keyboard only, and what a screen reader is told through it, in a real Chromium.
+
+No mouse: each player's page moves focus to their first playable tile when their turn begins,
+and they play with Enter, Space, Tab and the single-key shortcuts. Every sentence put into a
+page's live region is recorded as it arrives (a MutationObserver added before the page loads).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .players import Player, tile_key
+from .test_browser import BLOCK_SEED, seeded
+
+pytestmark = pytest.mark.browser
+
+# Records each sentence added to the live regions, in order (window.heard, window.alerted).
+LISTEN = """
+window.heard = []; window.alerted = [];
+document.addEventListener("DOMContentLoaded", () => {
+  for (const [id, list] of [["announcer", window.heard], ["alerts", window.alerted]]) {
+    const region = document.getElementById(id);
+    if (!region) continue;
+    new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(
+      n => list.push(n.textContent)))).observe(region, {childList: true});
+  }
+});
+"""
+MOVE = re.compile(r"^(\w+) (placed (\d-\d)|passed|drew a tile)")
+
+
+def focused(page: Page) -> str:
+    """What has focus, described: its tag and its data-tile, data-end or data-action."""
+    return page.evaluate("""() => { const e = document.activeElement;
+        const t = e.closest('[data-tile]');
+        return e.tagName + ' ' + (t ? t.dataset.tile : e.dataset.end || e.dataset.action || e.id || ''); }""")
+
+
+def keyboard_move(player: Player, n: int, both: list[str]) -> str:
+    """The player's move with keys only, from where their page put the focus; returns what was done."""
+    page = player.page
+    me = page.locator("#me")
+    expect(me).to_have_class(re.compile(r"\bmy-turn\b"))
+    first = me.locator("#hand .tile-btn.fits").first
+    if me.locator("#hand .tile-btn.fits").count():
+        tile = tile_key(first.get_attribute("data-tile"))
+        radio = first.locator("input")
+        if radio.count():  # fits both ends: Space picks it, then an end by shortcut or by Tab and Enter
+            expect(radio).to_be_focused()
+            page.keyboard.press("Space")
+            expect(radio).to_be_checked()
+            end = "left" if n % 2 else "right"
+            if n % 3:
+                page.keyboard.press("ArrowLeft" if end == "left" else "r")
+            else:
+                target = me.locator(f".choose-end button[data-end={end}]")
+                for _ in range(30):
+                    page.keyboard.press("Tab")
+                    if target.evaluate("e => e === document.activeElement"):
+                        break
+                expect(target).to_be_focused()
+                page.keyboard.press("Enter")
+            both.append(tile)
+            return f"play {tile}"
+        expect(first).to_be_focused()
+        if n % 2:  # its number in the hand, as a shortcut
+            index = player.hand().index(tile)
+            page.keyboard.press(str(index + 1))
+        else:
+            page.keyboard.press("Enter")
+        return f"play {tile}"
+    pass_ = me.locator("[data-action=pass]")
+    expect(pass_).to_be_focused()
+    page.keyboard.press("p" if n % 2 else "Enter")
+    return "pass"
+
+
+def test_a_round_played_with_the_keyboard_only_is_announced_move_by_move(open_page, make_server):
+    """Two players play the seeded Block round with keys only; focus never falls to <body>; each
+    page's live region says every move once, in order, whose turn it is, and the result."""
+    server = make_server(**seeded(BLOCK_SEED))
+    pages = []
+    for _ in range(3):
+        page = open_page()
+        page.context.add_init_script(script=LISTEN)
+        pages.append(page)
+    ana, bea = Player(pages[0], "Ana"), Player(pages[1], "Bea")
+    link = ana.create(server.url, "block", 2, 100)
+    bea.join(link)
+    players = [ana, bea]
+    for player in players:
+        player.wait_version(2)
+    watcher = pages[2]
+    watcher.goto(link)
+    expect(watcher.locator("#me .prompt")).to_contain_text("You are watching")
+
+    done: list[str] = []
+    both: list[str] = []  # tiles that fitted both ends
+    for n in range(60):
+        version = ana.version()
+        for player in players:
+            player.wait_version(version)
+        seat = ana.turn()
+        if seat is None:
+            break
+        actor = players[seat]
+        done.append(f"{actor.name} {keyboard_move(actor, n, both)}")
+        for player in players:
+            player.wait_version(version + 1)
+            # Focus stays on the page's parts, never on <body> (item 3).
+            assert focused(player.page) != "BODY ", f"{player.name}: focus fell to <body> after {done[-1]}"
+    expect(ana.page.locator("#table .result")).to_be_visible()
+    assert any(d.endswith("pass") for d in done), f"the seeded round no longer has a pass: {done}"
+    assert sum(" play " in d for d in done) >= 5 and both, done
+
+    for page in pages:
+        expect(page.locator("#announcer")).to_contain_text("Round 1 to")
+        heard = page.evaluate("window.heard")
+        moves = []
+        for sentence in heard:
+            m = MOVE.match(sentence)
+            if m and m.group(3):
+                moves.append(f"{m.group(1)} play {tile_key(m.group(3))}")
+            elif m:
+                moves.append(f"{m.group(1)} {'pass' if m.group(2) == 'passed' else 'draw'}")
+        assert moves == done, f"announced {moves}, played {done}"  # each move once, in order
+        assert sum("Round 1 to" in s for s in heard) == 1
+        passes = [s for s in heard if " passed: has no " in s]
+        assert passes, heard
+    for player in players:  # its own turn, with how many tiles fit, said to the player whose turn it was
+        heard = player.page.evaluate("window.heard")
+        assert any(re.match(r"Your turn: (\d+ tiles? fits?|nothing fits)", s) for s in heard), heard
+    assert not any(s.startswith("Your turn") for s in watcher.evaluate("window.heard"))
