@@ -23,9 +23,13 @@ TILE_TEXT = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")
 DATA_TILE = re.compile(r'data-tile="([^"]*)"')
 SEAT_PANEL = re.compile(r'<article class="([^"]*)" data-seat="(\d+)">(.*?)</article>', re.S)
 CLOCK = re.compile(r'data-remaining-ms="\d+">\d+<')
-# A tile named in words for screen readers ("six–four"), in either order.
-NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
-TILE_WORDS = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})\s*[–-]\s*({'|'.join(NUMBER_WORDS)})\b")
+# A tile named in words for screen readers ("six–four"; "seis–cuatro"; "seks–fire"), in either order.
+NUMBER_WORDS = {"en": ("blank", "one", "two", "three", "four", "five", "six"),
+                "es": ("blanco", "uno", "dos", "tres", "cuatro", "cinco", "seis"),
+                "da": ("blank", "en", "to", "tre", "fire", "fem", "seks")}
+PIPS_OF_WORD = {word: n for words in NUMBER_WORDS.values() for n, word in enumerate(words)}
+_WORD = "|".join(sorted(PIPS_OF_WORD, key=len, reverse=True))
+TILE_WORDS = re.compile(rf"\b({_WORD})\s*[–-]\s*({_WORD})\b")
 # A domino drawn with pips, whatever its labels say.
 PIPS = re.compile(r'<span class="domino[^"]*"[^>]*>\s*<i class="h p(\d)"></i>\s*<i class="h p(\d)"></i>')
 
@@ -40,7 +44,7 @@ def tile_key(a, b) -> str:
 
 def tiles_in(text: str) -> set[str]:
     """Every tile named or drawn anywhere in a page or message, in any orientation or markup."""
-    words = [(NUMBER_WORDS.index(a), NUMBER_WORDS.index(b)) for a, b in TILE_WORDS.findall(text)]
+    words = [(PIPS_OF_WORD[a], PIPS_OF_WORD[b]) for a, b in TILE_WORDS.findall(text)]
     return {tile_key(a, b) for a, b in TILE_TEXT.findall(text) + PIPS.findall(text) + words}
 
 

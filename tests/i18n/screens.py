@@ -69,7 +69,10 @@ def screens(app, lang: str) -> dict[str, str]:
 
 
 class Texts(HTMLParser):
-    """The text a person can read on a page: text nodes, and the words in labels and titles."""
+    """The text a person can read on a page: text nodes, and the words in labels and titles.
+
+    Key caps (<kbd>: "L", "P") are the keys' own letters, the same in every language (static/a11y.js).
+    """
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -77,14 +80,14 @@ class Texts(HTMLParser):
         self.skip = 0
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "kbd"):
             self.skip += 1
         for name, value in attrs:
             if name in ATTRIBUTES and value:
                 self.texts.append(value)
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "kbd"):
             self.skip -= 1
 
     def handle_data(self, data):
