@@ -117,3 +117,58 @@ def test_form_errors_are_tied_to_their_fields(open_page, live_server):
     error = page.locator("#" + name.get_attribute("aria-describedby"))
     expect(error).to_have_text(re.compile(r"\S"))
     expect(name).to_have_accessible_description(error.inner_text())
+
+
+def speak(page: Page, lang: str) -> None:
+    """The page's viewer switches to `lang` (the switch's cookie) and the page is loaded again."""
+    page.context.add_cookies([{"name": "lang", "value": lang, "url": page.url}])
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+@pytest.mark.parametrize("lang", ["es", "da"])
+def test_axe_finds_nothing_in_spanish_or_danish(open_page, make_server, lang):
+    """The same screens in Spanish and Danish (names, labels and headings are the catalogs'): home
+    (also with errors), waiting table, a round on your turn and waiting, a spectator, round end."""
+    server = make_server(**seeded(BLOCK_SEED))
+    problems: list[str] = []
+
+    home = with_axe(open_page())
+    home.goto(server.url + "/")
+    speak(home, lang)
+    check(home, f"{lang} home", problems)
+    home.locator("form.create button[type=submit]").click()  # no name given: errors
+    expect(home.locator("[aria-invalid=true]").first).to_be_focused()
+    check(home, f"{lang} home with errors", problems)
+
+    ana = Player(with_axe(open_page()), "Ana")
+    link = ana.create(server.url, "block", 2, 100)
+    speak(ana.page, lang)
+    check(ana.page, f"{lang} waiting table", problems)
+    bea = Player(with_axe(open_page()), "Bea")
+    bea.join(link)
+    players = [ana, bea]
+    for player in players:
+        player.wait_version(2)
+    speak(bea.page, lang)
+    watcher = with_axe(open_page())
+    watcher.goto(link)
+    speak(watcher, lang)
+    actor = players[ana.turn()]
+    check(actor.page, f"{lang} a round, your turn", problems)
+    check(players[1 - actor.seat].page, f"{lang} a round, waiting", problems)
+    check(watcher, f"{lang} spectator", problems)
+
+    for player in players:  # the round is played in English (the helpers press English buttons)
+        speak(player.page, "en")
+        player.wait_version(2)
+    stats = Stats()
+    while play_one_move(players, stats) is not None:
+        pass
+    for page in (ana.page, bea.page, watcher):
+        speak(page, lang)
+        expect(page.locator("#table .result")).to_be_visible()
+    check(ana.page, f"{lang} round end (host)", problems)
+    check(watcher, f"{lang} spectator, round end", problems)
+
+    assert not problems, "axe found:\n" + "\n".join(problems)

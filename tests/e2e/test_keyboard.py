@@ -29,7 +29,17 @@ document.addEventListener("DOMContentLoaded", () => {
   }
 });
 """
-MOVE = re.compile(r"^(\w+) (placed (\d-\d)|passed|drew a tile)")
+# What a screen reader hears, in each language: a move (name, then a play with its tile, a pass or a
+# draw), the round's result, a pass's numbers, the player's own turn, and the spectator's prompt.
+HEARD = {
+    "en": {"move": re.compile(r"^(\w+) (?:placed (\d-\d)|(passed)|drew a tile)"), "round": "Round 1 to",
+           "passed": " passed: has no ", "turn": re.compile(r"^Your turn: (\d+ tiles? fits?|nothing fits)"),
+           "watching": "You are watching"},
+    "es": {"move": re.compile(r"^(\w+) (?:colocó el (\d-\d)|(pasó)|robó una ficha)"), "round": "Ronda 1 para",
+           "passed": " pasó: no tiene ",
+           "turn": re.compile(r"^Te toca: (te encajan? \d+ fichas?|no te encaja ninguna)"),
+           "watching": "Estás mirando"},
+}
 
 
 def focused(page: Page) -> str:
@@ -78,9 +88,20 @@ def keyboard_move(player: Player, n: int, both: list[str]) -> str:
     return "pass"
 
 
-def test_a_round_played_with_the_keyboard_only_is_announced_move_by_move(open_page, make_server):
+def speak(page: Page, url: str, lang: str) -> None:
+    """The page's viewer chooses `lang` (the switch's cookie) and the page is loaded again."""
+    if lang != "en":
+        page.context.add_cookies([{"name": "lang", "value": lang, "url": url}])
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_round_played_with_the_keyboard_only_is_announced_move_by_move(open_page, make_server, lang):
     """Two players play the seeded Block round with keys only; focus never falls to <body>; each
-    page's live region says every move once, in order, whose turn it is, and the result."""
+    page's live region says every move once, in order, whose turn it is, and the result, in the
+    viewer's language (the Spanish round: every page in Spanish, the keys the same)."""
+    words = HEARD[lang]
     server = make_server(**seeded(BLOCK_SEED))
     pages = []
     for _ in range(3):
@@ -93,9 +114,12 @@ def test_a_round_played_with_the_keyboard_only_is_announced_move_by_move(open_pa
     players = [ana, bea]
     for player in players:
         player.wait_version(2)
+        speak(player.page, link, lang)
+        player.wait_version(2)
     watcher = pages[2]
     watcher.goto(link)
-    expect(watcher.locator("#me .prompt")).to_contain_text("You are watching")
+    speak(watcher, link, lang)
+    expect(watcher.locator("#me .prompt")).to_contain_text(words["watching"])
 
     done: list[str] = []
     both: list[str] = []  # tiles that fitted both ends
@@ -117,20 +141,20 @@ def test_a_round_played_with_the_keyboard_only_is_announced_move_by_move(open_pa
     assert sum(" play " in d for d in done) >= 5 and both, done
 
     for page in pages:
-        expect(page.locator("#announcer")).to_contain_text("Round 1 to")
+        expect(page.locator("#announcer")).to_contain_text(words["round"])
         heard = page.evaluate("window.heard")
         moves = []
         for sentence in heard:
-            m = MOVE.match(sentence)
-            if m and m.group(3):
-                moves.append(f"{m.group(1)} play {tile_key(m.group(3))}")
+            m = words["move"].match(sentence)
+            if m and m.group(2):
+                moves.append(f"{m.group(1)} play {tile_key(m.group(2))}")
             elif m:
-                moves.append(f"{m.group(1)} {'pass' if m.group(2) == 'passed' else 'draw'}")
+                moves.append(f"{m.group(1)} {'pass' if m.group(3) else 'draw'}")
         assert moves == done, f"announced {moves}, played {done}"  # each move once, in order
-        assert sum("Round 1 to" in s for s in heard) == 1
-        passes = [s for s in heard if " passed: has no " in s]
+        assert sum(words["round"] in s for s in heard) == 1
+        passes = [s for s in heard if words["passed"] in s]
         assert passes, heard
     for player in players:  # its own turn, with how many tiles fit, said to the player whose turn it was
         heard = player.page.evaluate("window.heard")
-        assert any(re.match(r"Your turn: (\d+ tiles? fits?|nothing fits)", s) for s in heard), heard
-    assert not any(s.startswith("Your turn") for s in watcher.evaluate("window.heard"))
+        assert any(words["turn"].match(s) for s in heard), heard
+    assert not any(words["turn"].match(s) for s in watcher.evaluate("window.heard"))
