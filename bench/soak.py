@@ -127,8 +127,10 @@ class Abuse:
         """Run `job` every `every` seconds (and once at once) until `end`."""
         while load.CLOCK() < end:
             started = load.CLOCK()
-            with contextlib.suppress(Exception):
+            try:
                 await job()
+            except Exception as error:  # an abuser's own failure is counted, never fatal
+                self.counts[f"{job.__name__} failed: {type(error).__name__}"] += 1
             await asyncio.sleep(max(0.0, every - (load.CLOCK() - started)))
 
     async def flood(self) -> None:
@@ -151,9 +153,9 @@ class Abuse:
             while not answer.done() and load.CLOCK() < end:
                 await ws.send_str(move)
                 await asyncio.sleep(0)
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(answer, 2)
-        self.counts[f"flood closed {answer.result() if answer.done() else 'no'}"] += 1
+        await asyncio.wait({answer}, timeout=2)  # (wait_for would cancel it)
+        closed = answer.result() if answer.done() and not answer.cancelled() else "no"
+        self.counts[f"flood closed {closed}"] += 1
         answer.cancel()
         await ws.close()
         end = load.CLOCK() + 3
@@ -216,15 +218,20 @@ class Abuse:
 def abuse_elsewhere(base: str, paths: list[str], seed: int, seconds: float, results) -> None:
     """The abusive clients in a process of their own: like real ones, they cannot slow the honest
     players' event loop down (a late pong would get an honest socket cut off by the server)."""
-    async def main() -> dict:
+    abuse = None
+
+    async def main() -> None:
+        nonlocal abuse
         abuse = Abuse(base, paths, random.Random(seed))
         try:
             await abuse.run(load.CLOCK() + seconds)
         finally:
             await abuse.close()
-        return dict(abuse.counts)
 
-    results.put(asyncio.run(main()))
+    try:
+        asyncio.run(main())
+    finally:  # whatever happened, the soak gets the counts so far
+        results.put(dict(abuse.counts) if abuse else {"abuse failed to start": 1})
 
 
 async def soak(tables_wanted: int, minutes: float, seed: int) -> dict:
