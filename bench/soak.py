@@ -186,9 +186,10 @@ class Abuse:
                    if isinstance(ws, aiohttp.ClientWebSocketResponse)]
         await asyncio.sleep(10)
         for n, ws in enumerate(sockets):
-            if n % 2:
-                ws._response.connection.transport.abort()  # gone without a close frame
-            else:
+            connection = ws._response.connection if ws._response is not None else None
+            if n % 2 and connection is not None and connection.transport is not None:
+                connection.transport.abort()  # gone without a close frame
+            else:  # (or the server closed it already)
                 await ws.close()
 
     async def vanish(self) -> None:

@@ -208,6 +208,30 @@ class Store:
                            (table_id, table_row["version"], action.get("seat"), action["kind"],
                             _json(action), action["at"]))
 
+    def purge(self, finished_before: float, unstarted_before: float, dry_run: bool = False) -> dict:
+        """Delete tables nothing runs at and nobody touched for a while; how many of each kind.
+
+        Finished: a match was played and nothing is due (its last match is over), with no action
+        since `finished_before`. Never started: no round was ever dealt, nothing since
+        `unstarted_before`. Times are seconds since the epoch. One transaction.
+        """
+        idle = """
+            SELECT t.id, EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) AS started
+            FROM tables t
+            WHERE t.deadline IS NULL
+              AND MAX(t.created_at, COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.table_id = t.id), 0))
+                  < CASE WHEN EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) THEN ? ELSE ? END
+        """
+        with self.write() as db:
+            rows = db.execute(idle, (finished_before, unstarted_before)).fetchall()
+            ids = [(row["id"],) for row in rows]
+            if ids and not dry_run:
+                for name in ("round_events", "rounds", "matches", "actions", "seats", "tables"):
+                    key = "id" if name == "tables" else "table_id"
+                    db.executemany(f"DELETE FROM {name} WHERE {key} = ?", ids)
+        started = sum(row["started"] for row in rows)
+        return {"finished": started, "never_started": len(rows) - started}
+
     def setting(self, key: str, make: Callable[[], str]) -> str:
         """The stored value of `key`; the first call anywhere stores `make()` (get-or-create)."""
         with self.write() as db:

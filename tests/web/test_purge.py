@@ -1,0 +1,72 @@
+"""`python -m live.purge`: old finished tables and old never-started ones leave the database; nothing else."""
+
+from __future__ import annotations
+
+import time
+
+from helpers import Browser, open_table
+from helpers.pages import db_rows, table_id
+from live.purge import main as purge
+
+DAY = 86_400
+
+
+class FakeClock:
+    """The tables' time, set by the test (time.time's scale, so the purge's cutoffs apply)."""
+
+    def __init__(self, now: float):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def waiting_table(app) -> str:
+    host = Browser(app)
+    return host.client.post("/tables", data={"name": "Ana", "variant": "block", "seats": 2, "target": 50,
+                                             "csrf_token": host.csrf}).headers["Location"]
+
+
+def test_old_finished_and_never_started_tables_are_purged_and_nothing_else(make_app, tmp_path, capsys):
+    clock = FakeClock(time.time() - 40 * DAY)
+    app = make_app(TURN_SECONDS=0, OFFLINE_SECONDS=0, PAUSE_SECONDS=0, TABLES_OPTIONS={"now": clock})
+    tables = app.extensions["fichas"].tables
+    finished, _ = open_table(app, "block", 2, target=50, names=("Ana", "Bea"))
+    for _ in range(3000):  # the clock's moves play the whole match
+        if tables.get(table_id(finished)).phase == "over":
+            break
+        tables.expire(table_id(finished))
+    assert tables.get(table_id(finished)).phase == "over"
+    abandoned = waiting_table(app)
+    clock.now += 1  # the playing table's clock is set at this time, far in the past: it still runs
+    running, _ = open_table(app, "block", 2, target=50, names=("Cy", "Di"))
+    clock.now = time.time() - 3600  # an hour ago: too recent to purge
+    recent = waiting_table(app)
+    database = app.config["DATABASE"]
+
+    def kept() -> dict[str, int]:
+        return {name: db_rows(app, "SELECT COUNT(*) FROM tables WHERE id = ?", table_id(url))[0][0]
+                for name, url in (("finished", finished), ("abandoned", abandoned), ("running", running),
+                                  ("recent", recent))}
+
+    assert purge(["--db", database, "--dry-run"]) == 0
+    assert "would remove 1 finished table(s) and 1 that never started" in capsys.readouterr().out
+    assert set(kept().values()) == {1}  # a dry run removes nothing
+
+    assert purge(["--db", database, "--finished-days", "30", "--never-started-days", "1"]) == 0
+    assert "removed 1 finished table(s) and 1 that never started" in capsys.readouterr().out
+    assert kept() == {"finished": 0, "abandoned": 0, "running": 1, "recent": 1}
+    for name in ("seats", "rounds", "round_events", "actions"):  # nothing of theirs is left behind
+        left = db_rows(app, f"SELECT COUNT(*) FROM {name} WHERE table_id IN (?, ?)",
+                       table_id(finished), table_id(abandoned))[0][0]
+        assert left == 0, name
+
+    later = make_app()  # a restart on the same file: the purged links are gone, the others load
+    visitor = Browser(later)
+    assert visitor.get(finished).status_code == 404 and visitor.get(abandoned).status_code == 404
+    assert visitor.get(running).status_code == 200 and visitor.get(recent).status_code == 200
+
+
+def test_a_missing_database_is_an_error_not_a_new_file(tmp_path, capsys):
+    assert purge(["--db", str(tmp_path / "none.sqlite3")]) == 2
+    assert not (tmp_path / "none.sqlite3").exists()
