@@ -127,7 +127,7 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
-    """Push every browser the shared #table, rendered once, and its own #me only if it changed."""
+    """Push every browser the shared #table (rendered once), its own #unseen, and its #me if that changed."""
     connections = hub.connections(table.id)
     if not connections:
         return
@@ -166,7 +166,7 @@ UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts) -> #unseen
 
 
 def unseen_of(panel: dict | None) -> tuple | None:
-    """The counts of tiles not yet seen that a viewer's #me shows."""
+    """The counts of tiles not yet seen that a viewer's #unseen shows (None outside play)."""
     counts = panel.get("unseen") if panel else None
     return tuple(counts) if counts else None
 
