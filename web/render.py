@@ -128,7 +128,7 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
-    """Push every browser the shared #table, once per language in use, and its own #me only if it changed.
+    """Push every browser the shared #table, once per language in use, its own #unseen, and its #me only if it changed.
 
     Each page reads its own language (chosen at its handshake): #table is rendered once for each
     language someone at the table reads, #me once per seat and language, both under that locale.
@@ -178,7 +178,7 @@ UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts, language) -> #unseen
 
 
 def unseen_of(panel: dict | None) -> tuple | None:
-    """The counts of tiles not yet seen that a viewer's #me shows."""
+    """The counts of tiles not yet seen that a viewer's #unseen shows (None outside play)."""
     counts = panel.get("unseen") if panel else None
     return tuple(counts) if counts else None
 

@@ -69,6 +69,7 @@ def people(chromium, make_server):
 
 
 def box(page, selector: str) -> dict:
+    page.locator(selector).wait_for(state="visible")  # a push may be swapping it in right now
     found = page.locator(selector).bounding_box()
     assert found, selector
     return found
