@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
 from flask_babel import Babel, force_locale, get_translations
 
+from .wording import WordingEnvironment, plural_index
+
 LANGUAGES = ("en", "es", "da")  # English is the source language; es and da live in translations/
 NAMES = {"en": "English", "es": "Español", "da": "Dansk"}  # each in its own language
 COOKIE = "lang"
@@ -57,12 +59,17 @@ def catalog_of(app: Flask, lang: str):
 @contextmanager
 def speaking(app: Flask, lang: str):
     """Templates rendered inside read `lang` (a push rendered outside the viewer's request)."""
-    before = getattr(_speaking, "catalog", None)
-    _speaking.catalog = catalog_of(app, lang)
+    before = getattr(_speaking, "catalog", None), getattr(_speaking, "lang", None)
+    _speaking.catalog, _speaking.lang = catalog_of(app, lang), lang
     try:
         yield
     finally:
-        _speaking.catalog = before
+        _speaking.catalog, _speaking.lang = before
+
+
+def current_language() -> str:
+    """The language set for this request or render; the source language otherwise."""
+    return getattr(_speaking, "lang", None) or LANGUAGES[0]
 
 
 def current_catalog():
@@ -72,12 +79,13 @@ def current_catalog():
 
 @bp.before_app_request
 def speak_the_viewer_s_language():
-    _speaking.catalog = catalog_of(current_app._get_current_object(), viewer_language())
+    lang = viewer_language()
+    _speaking.catalog, _speaking.lang = catalog_of(current_app._get_current_object(), lang), lang
 
 
 @bp.teardown_app_request
 def stop_speaking(_error=None):
-    _speaking.catalog = None
+    _speaking.catalog = _speaking.lang = None
 
 
 def _(message: str) -> str:
@@ -105,6 +113,12 @@ def team_label(side: int) -> str:
 
 def init_i18n(app: Flask) -> None:
     """Flask-Babel with our selector; templates get the languages for the switch and a fast catalog."""
+    if "jinja_env" in app.__dict__:
+        raise RuntimeError("init_i18n must come before any template is loaded")
+    # Each language gets its own compiled templates, their words translated once (web/wording.py).
+    app.jinja_environment = WordingEnvironment
+    WordingEnvironment.current_language = staticmethod(current_language)
+    WordingEnvironment.catalog_of = staticmethod(catalog_of)
     app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
     app.config.setdefault("LANGUAGES", LANGUAGES)  # a test may add one (a pseudo-locale)
     Babel(app, locale_selector=viewer_language)
@@ -115,5 +129,6 @@ def init_i18n(app: Flask) -> None:
         pgettext=lambda c, s: current_catalog().upgettext(c, s),
         npgettext=lambda c, s, p, n: current_catalog().unpgettext(c, s, p, n))
     app.jinja_env.globals.update(languages=NAMES, viewer_language=viewer_language, game_title=game_title,
+                                 plural_index=plural_index,
                                  game_description=game_description, team_label=team_label)
     app.register_blueprint(bp)

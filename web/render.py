@@ -128,7 +128,7 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
-    """Push every browser the shared #table, once per language in use, its own #unseen, and its #me only if it changed.
+    """Push every browser the shared #table (once per language in use), its #unseen, and its #me if changed.
 
     Each page reads its own language (chosen at its handshake): #table is rendered once for each
     language someone at the table reads, #me once per seat and language, both under that locale.
@@ -137,8 +137,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
     if not connections:
         return
     # Straight to Jinja: partials need none of render_template's per-call context processors.
-    shared_template = app.jinja_env.get_template("_table.html")
-    me_template = app.jinja_env.get_template("_me.html")
+    # Each language has its own compiled templates (web/wording.py).
+    templates = app.jinja_env.in_language
     with app.app_context():
         context = table_context(table, tables, None)
         shared_in: dict[str, str] = {}  # language -> the shared #table in it
@@ -155,7 +155,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
             if shared is None:
                 context["seat"], context["panel"] = None, None
                 with speaking(app, lang):
-                    shared = shared_in[lang] = shared_template.render(context)
+                    shared = shared_in[lang] = templates(lang).get_template("_table.html").render(context)
             if (seat, lang) not in mine:
                 context["seat"] = seat
                 context["panel"] = player_panel(table.match, seat) if table.match else None
@@ -169,7 +169,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
             if html is None:
                 context["seat"], context["panel"] = seat, panel
                 with speaking(app, lang):
-                    html = mine[seat, lang][2] = me_template.render(context)
+                    html = mine[seat, lang][2] = templates(lang).get_template("_me.html").render(context)
             if connection.send(shared_and_unseen + html):
                 connection.me_key = key
 
@@ -192,7 +192,8 @@ def unseen_part(app: Flask, seat: int | None, unseen: tuple | None, lang: str) -
         if len(UNSEEN_PARTS) > 10_000:  # a few hundred values occur; never grow without bound
             UNSEEN_PARTS.clear()
         with speaking(app, lang):
-            html = app.jinja_env.get_template("_unseen.html").render(unseen=unseen, spectator=seat is None)
+            template = app.jinja_env.in_language(lang).get_template("_unseen.html")
+            html = template.render(unseen=unseen, spectator=seat is None)
         UNSEEN_PARTS[key] = html.strip()
     return UNSEEN_PARTS[key]
 

@@ -1,0 +1,126 @@
+"""Templates compiled once per language, with their catalogued words already translated in them.
+
+A push renders `#table` for every language read at the table. With gettext called at render time,
+each of its ~35 words cost a Jinja call, a catalog lookup and a Markup (2-4 times the render of
+the untranslated page). Here a call with a literal message, `_("Pass")` or `_("%(name)s to play",
+name=who)`, becomes a constant when the template is compiled for a language; only the values are
+formatted at render time, as gettext's newstyle calls format them (escaped into the translation).
+`ngettext` becomes the language's forms and a call of its plural rule. Messages that are not
+literals, and Python's own `_` (web/i18n.py), stay calls to the catalog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask.templating import Environment
+from jinja2 import nodes
+from jinja2.visitor import NodeTransformer
+
+# The calls folded, and where their message arguments are: (context, message) for pgettext.
+FOLDED = {"_": 0, "gettext": 0, "pgettext": 1}
+# Each language's rule choosing a plural form; "" is English's, for messages left in the source text.
+PLURAL_RULES: dict[str, Callable[[int], int]] = {"": lambda n: int(n != 1)}
+
+
+def plural_index(rule: str, n: int) -> int:
+    """Which of a message's plural forms `n` takes, by a language's rule (templates call this)."""
+    return PLURAL_RULES[rule](n)
+
+
+def literal(call: nodes.Call, messages: list[nodes.Expr]) -> bool:
+    """Whether a gettext call's messages are written in the template (and nothing is unpacked into it)."""
+    return not (call.dyn_args or call.dyn_kwargs) and all(
+        isinstance(m, nodes.Const) and isinstance(m.value, str) for m in messages)
+
+
+class Translating(NodeTransformer):
+    """Replaces gettext calls on literal messages by their translation in one catalog."""
+
+    def __init__(self, translate: Callable[..., str], plural: Callable[[str, str], tuple[str, tuple]]):
+        self.translate, self.plural = translate, plural  # a message's translation; its plural forms
+
+    def visit_Call(self, node: nodes.Call) -> nodes.Node:
+        node = self.generic_visit(node)
+        if isinstance(node.node, nodes.Name) and node.node.name == "ngettext":
+            return self.plural_forms(node)
+        if not (isinstance(node.node, nodes.Name) and node.node.name in FOLDED):
+            return node
+        arity = FOLDED[node.node.name] + 1
+        if len(node.args) != arity or not literal(node, node.args):
+            return node
+        text = self.translate(*(arg.value for arg in node.args))
+        message = nodes.MarkSafeIfAutoescape(nodes.Const(text), lineno=node.lineno)
+        if not node.kwargs:
+            try:  # newstyle gettext formats even without values ("%%" is "%")
+                return nodes.MarkSafeIfAutoescape(nodes.Const(text % {}), lineno=node.lineno)
+            except (KeyError, ValueError, TypeError):
+                return node  # a broken translation fails at render time, as it would have
+        pairs = [nodes.Pair(nodes.Const(k.key), k.value, lineno=node.lineno) for k in node.kwargs]
+        values = nodes.Dict(pairs, lineno=node.lineno)
+        # Markup % values escapes each value, as newstyle gettext does under autoescape.
+        return nodes.Mod(message, values, lineno=node.lineno)
+
+    def plural_forms(self, node: nodes.Call) -> nodes.Node:
+        """ngettext(singular, plural, n, **values): the form n takes, formatted with num=n and the values."""
+        if len(node.args) != 3 or not literal(node, node.args[:2]):
+            return node
+        rule, forms = self.plural(node.args[0].value, node.args[1].value)
+        line, n = node.lineno, node.args[2]
+        choices = nodes.Tuple([nodes.MarkSafeIfAutoescape(nodes.Const(f), lineno=line) for f in forms],
+                              "load", lineno=line)
+        rule_of = nodes.Name("plural_index", "load", lineno=line)
+        index = nodes.Call(rule_of, [nodes.Const(rule), n], [], None, None, lineno=line)
+        pairs = [nodes.Pair(nodes.Const(k.key), k.value, lineno=line) for k in node.kwargs]
+        if all(k.key != "num" for k in node.kwargs):
+            pairs.append(nodes.Pair(nodes.Const("num"), n, lineno=line))  # newstyle ngettext's num
+        form = nodes.Getitem(choices, index, "load", lineno=line)
+        return nodes.Mod(form, nodes.Dict(pairs, lineno=line), lineno=line)
+
+
+class WordingEnvironment(Environment):
+    """Flask's Jinja environment, handing each language its own compiled templates."""
+
+    language: str | None = None  # None: the environment Flask holds, which hands out the others
+    current_language: Callable[[], str] = staticmethod(lambda: "en")  # set by web.i18n
+    catalog_of: Callable = staticmethod(lambda app, lang: None)  # set by web.i18n
+
+    def in_language(self, lang: str) -> WordingEnvironment:
+        """The environment whose templates speak `lang` (made on first use, then kept)."""
+        root = self if self.language is None else self.linked_to
+        languages = root.__dict__.setdefault("languages", {})
+        if lang not in languages:
+            # Its own cache: a template compiled for one language never serves another.
+            env = root.overlay(cache_size=400)
+            env.language = lang
+            env.catalog = root.catalog_of(root.app, lang)
+            languages[lang] = env
+        return languages[lang]
+
+    def get_template(self, name, parent=None, globals=None):
+        """Templates asked of Flask's environment come from the current viewer's language."""
+        if self.language is None:
+            return self.in_language(self.current_language()).get_template(name, parent, globals)
+        return super().get_template(name, parent, globals)
+
+    def _parse(self, source, name, filename):
+        tree = super()._parse(source, name, filename)
+        if self.language is None or self.catalog is None:
+            return tree
+        catalog = self.catalog
+
+        def translate(*args: str) -> str:
+            return catalog.upgettext(*args) if len(args) == 2 else catalog.ugettext(args[0])
+
+        def plural(singular: str, plural: str) -> tuple[str, tuple]:
+            """A message's plural forms here and the rule choosing them (English's if untranslated)."""
+            held = getattr(catalog, "_catalog", {})
+            if (singular, 0) not in held:
+                return "", (catalog.ugettext(singular), catalog.ugettext(plural))
+            PLURAL_RULES[self.language] = catalog.plural
+            count = 0
+            while (singular, count) in held:
+                count += 1
+            return self.language, tuple(held[singular, i] for i in range(count))
+
+        return Translating(translate, plural).visit(tree)
