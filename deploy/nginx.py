@@ -142,7 +142,8 @@ def generate(argv: list[str]) -> str:
         parser.error("--conns-per-client must be 0 or more")
     head = ("# Fichas behind nginx, made by (edit the command, not this file):\n"
             f"#   python -m deploy.nginx {shlex.join(argv)}\n\n")
-    body = server_config(args.shard, default, args.listen, args.server_name, args.pages, args.conns_per_client)
+    body = server_config(args.shard, default, args.listen, args.server_name, args.pages,
+                         args.conns_per_client)
     return head + (standalone(body, args.standalone) if args.standalone else body)
 
 

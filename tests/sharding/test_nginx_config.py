@@ -27,6 +27,14 @@ def test_the_example_is_what_its_command_makes():
     assert generate(made_by(text)) == text, "run the command in deploy/nginx.conf.example's header again"
 
 
+def test_the_readmes_command_makes_the_example():
+    """The README's "Growing past one process" command, run from a checkout in /srv/fichas."""
+    readme = (ROOT / "README.md").read_text().split("## Growing past one process", 1)[1]
+    block = readme.split("```sh", 1)[1].split("```", 1)[0].replace("\\\n", " ")
+    command = shlex.split(block[block.index("python -m deploy.nginx"):].split(">", 1)[0])[3:]
+    assert [*command, "--pages", "/srv/fichas/deploy/pages"] == made_by(EXAMPLE.read_text())
+
+
 def test_tables_go_to_their_shard_and_old_ids_to_the_default():
     text = generate(["--shard", "a=127.0.0.1:8001", "--shard", "bb7=10.0.0.2:8000", "--default", "bb7"])
     assert "~^/t/a\\.  fichas_a;" in text and "~^/t/bb7\\.  fichas_bb7;" in text
