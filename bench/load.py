@@ -298,7 +298,9 @@ class Shards:
 
     def __init__(self, config: Config):
         self.servers = [Server(config, shard=f"s{n + 1}") for n in range(config.shards)]
-        self.nginx = Nginx({s.shard: f"{HOST}:{s.port}" for s in self.servers}, port=config.port)
+        # Two connections per websocket (the player's, the shard's), four websockets a table.
+        self.nginx = Nginx({s.shard: f"{HOST}:{s.port}" for s in self.servers}, port=config.port,
+                           connections=max(10000, 10 * config.tables))
         self.base = self.nginx.base
 
     @property
@@ -341,8 +343,9 @@ class Nginx:
     Its pid, logs and temporary files live in a folder of its own (the generator's --standalone).
     """
 
-    def __init__(self, shards: dict[str, str], port: int = 0, binary: str = NGINX):
+    def __init__(self, shards: dict[str, str], port: int = 0, binary: str = NGINX, connections: int = 10000):
         self.shards = shards  # name -> host:port
+        self.connections = connections
         self.port = port or free_port()
         self.base = f"http://{HOST}:{self.port}"
         self.binary = binary
@@ -354,7 +357,7 @@ class Nginx:
     def config_text(self) -> str:
         shards = [f"--shard={name}={address}" for name, address in self.shards.items()]
         command = [sys.executable, "-m", "deploy.nginx", *shards, "--listen", f"{HOST}:{self.port}",
-                   "--standalone", str(self.dir)]
+                   "--standalone", str(self.dir), "--worker-connections", str(self.connections)]
         done = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True, timeout=30)
         return done.stdout
 

@@ -101,7 +101,7 @@ def server_config(shards: list[tuple[str, str]], default: str, listen: str, serv
     return "".join(out)
 
 
-def standalone(body: str, folder: str) -> str:
+def standalone(body: str, folder: str, connections: int) -> str:
     """A whole nginx.conf for an unprivileged nginx: its pid, logs and temporary files in `folder`."""
     folder = folder.rstrip("/")
     temp = "".join(f"    {kind}_temp_path {folder}/{kind};\n"
@@ -111,7 +111,7 @@ def standalone(body: str, folder: str) -> str:
             f"pid {folder}/nginx.pid;\n"
             f"error_log {folder}/error.log warn;\n"
             "worker_processes 1;\n"
-            "events {\n    worker_connections 10000;\n}\n"
+            f"events {{\n    worker_connections {connections};\n}}\n"
             "http {\n"
             "    access_log off;\n"
             f"{temp}\n{inner}}}\n")
@@ -131,6 +131,8 @@ def generate(argv: list[str]) -> str:
                         help="connections one client address may hold at once, all shards (0: no limit)")
     parser.add_argument("--standalone", metavar="DIR",
                         help="a whole nginx.conf with its pid, logs and temporary files in DIR")
+    parser.add_argument("--worker-connections", type=int, default=10000, metavar="N",
+                        help="with --standalone: connections nginx holds at once (two per websocket)")
     args = parser.parse_args(argv)
     names = [name for name, _ in args.shard]
     if len(set(names)) != len(names):
@@ -144,7 +146,7 @@ def generate(argv: list[str]) -> str:
             f"#   python -m deploy.nginx {shlex.join(argv)}\n\n")
     body = server_config(args.shard, default, args.listen, args.server_name, args.pages,
                          args.conns_per_client)
-    return head + (standalone(body, args.standalone) if args.standalone else body)
+    return head + (standalone(body, args.standalone, args.worker_connections) if args.standalone else body)
 
 
 if __name__ == "__main__":
