@@ -42,7 +42,7 @@ def upstream(name: str, addresses: list[str], method: str = "") -> str:
 
 
 def server_config(shards: list[tuple[str, str]], default: str, listen: str, server_name: str,
-                  pages: str, conns_per_client: int) -> str:
+                  pages: str, conns_per_client: int, tls: tuple[str, str] | None = None) -> str:
     """The upstreams, maps and server block: what goes in nginx's http block."""
     out = ["# One upstream per shard, for its tables; and all of them, for everything else.\n"]
     out += [upstream(f"fichas_{name}", [address]) for name, address in shards]
@@ -62,6 +62,8 @@ def server_config(shards: list[tuple[str, str]], default: str, listen: str, serv
     out.append(f"    listen {listen};\n")
     if server_name:
         out.append(f"    server_name {server_name};\n")
+    if tls:  # nginx is the TLS proxy: X-Forwarded-Proto says https, set FICHAS_PUBLIC_URL to match
+        out.append(f"    ssl_certificate {tls[0]};\n    ssl_certificate_key {tls[1]};\n")
     if conns_per_client:
         out.append(f"    limit_conn fichas_conns {conns_per_client};  # per client address, all shards\n"
                    "    limit_conn_status 429;\n")
@@ -123,7 +125,9 @@ def generate(argv: list[str]) -> str:
     parser.add_argument("--shard", action="append", type=parse_shard, required=True, metavar="NAME=HOST:PORT",
                         help="a shard (FICHAS_SHARD=NAME) and where it listens; repeat for each")
     parser.add_argument("--default", help="the shard of table ids without a shard name (default: the first)")
-    parser.add_argument("--listen", default="80", help="nginx's listen parameters (default: 80)")
+    parser.add_argument("--listen", help="nginx's listen parameters (default: 80, or 443 ssl with TLS)")
+    parser.add_argument("--tls-cert", metavar="FILE", help="the certificate (chain): nginx serves https")
+    parser.add_argument("--tls-key", metavar="FILE", help="the certificate's private key")
     parser.add_argument("--server-name", default="", help="nginx's server_name (default: none)")
     parser.add_argument("--pages", default=str(PAGES),
                         help="the folder of the 'not reachable' pages (default: deploy/pages here)")
@@ -140,12 +144,18 @@ def generate(argv: list[str]) -> str:
     default = args.default or names[0]
     if default not in names:
         parser.error(f"--default {default!r} is not one of the shards")
+    if bool(args.tls_cert) != bool(args.tls_key):
+        parser.error("--tls-cert and --tls-key go together")
+    tls = (args.tls_cert, args.tls_key) if args.tls_cert else None
+    listen = args.listen or ("443 ssl" if tls else "80")
+    if tls and "ssl" not in listen.split():
+        parser.error(f"--listen {listen!r} needs ssl to serve https with --tls-cert")
     if args.conns_per_client < 0:
         parser.error("--conns-per-client must be 0 or more")
     head = ("# Fichas behind nginx, made by (edit the command, not this file):\n"
             f"#   python -m deploy.nginx {shlex.join(argv)}\n\n")
-    body = server_config(args.shard, default, args.listen, args.server_name, args.pages,
-                         args.conns_per_client)
+    body = server_config(args.shard, default, listen, args.server_name, args.pages, args.conns_per_client,
+                         tls)
     return head + (standalone(body, args.standalone, args.worker_connections) if args.standalone else body)
 
 

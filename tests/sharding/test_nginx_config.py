@@ -55,6 +55,8 @@ def test_tables_go_to_their_shard_and_old_ids_to_the_default():
     ["--shard", "a=127.0.0.1:8001; evil"],  # nginx syntax smuggled in
     ["--shard", "a=127.0.0.1:8001", "--shard", "a=127.0.0.1:8002"],  # one name twice
     ["--shard", "a=127.0.0.1:8001", "--default", "b"],  # a default that is not a shard
+    ["--shard", "a=127.0.0.1:8001", "--tls-cert", "/etc/fichas.pem"],  # no key
+    ["--shard", "a=127.0.0.1:8001", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--listen", "443"],  # no ssl
 ])
 def test_a_bad_list_of_shards_is_refused(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
@@ -72,6 +74,23 @@ def test_nginx_accepts_the_configuration(tmp_path, extra):
     assert nginx_test(binary, conf) == ""
     if extra:
         assert "limit_conn fichas_conns 300;" in text
+
+
+def test_with_a_certificate_nginx_serves_https_and_says_so_to_the_shards(tmp_path):
+    """nginx loads the certificate in `nginx -t`: a real one, made by openssl (CI installs it)."""
+    binary = nginx_or_skip()
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                           "-subj", "/CN=fichas.example.com", "-keyout", str(key), "-out", str(cert)],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    text = generate(["--shard", "a=127.0.0.1:8001", "--server-name", "fichas.example.com",
+                     "--tls-cert", str(cert), "--tls-key", str(key), "--standalone", str(tmp_path)])
+    assert "    listen 443 ssl;\n" in text and f"ssl_certificate {cert};" in text
+    assert "proxy_set_header X-Forwarded-Proto $scheme;" in text  # https, from nginx itself
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(text.replace("listen 443 ssl;", "listen 127.0.0.1:8443 ssl;"))  # unprivileged
+    assert nginx_test(binary, conf) == ""
 
 
 def test_the_example_is_accepted_by_nginx_inside_an_http_block(tmp_path):
