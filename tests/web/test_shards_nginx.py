@@ -27,7 +27,8 @@ UNREACHABLE = "This table is not reachable right now"
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    cluster = Cluster(tmp_path_factory.mktemp("shards"))
+    # Every player here is 127.0.0.1, and finding a table on a given shard takes a few tries.
+    cluster = Cluster(tmp_path_factory.mktemp("shards"), FICHAS_TABLES_PER_MINUTE="600")
     try:
         yield cluster.start()
     finally:
