@@ -20,6 +20,7 @@ from pathlib import Path
 
 SHARD_NAME = re.compile(r"[a-z0-9]{1,16}")  # as app.py checks FICHAS_SHARD
 ADDRESS = re.compile(r"(?:unix:/\S+|\[[0-9a-fA-F:.]+\]:\d{1,5}|[A-Za-z0-9.-]+:\d{1,5})")
+UNSAFE = re.compile(r"[;{}\"'#$\\\s]")  # what would end or change an nginx directive
 PAGES = Path(__file__).resolve().parent / "pages"
 KEEPALIVE_SECONDS = 1  # under gunicorn's 2 s, so nginx never reuses a connection the shard is closing
 SOCKET_TIMEOUT = "1h"  # the app pings every few seconds; this only bounds a connection gone silent
@@ -144,6 +145,12 @@ def generate(argv: list[str]) -> str:
     default = args.default or names[0]
     if default not in names:
         parser.error(f"--default {default!r} is not one of the shards")
+    words = {"--listen": (args.listen or "").replace(" ", ""), "--pages": args.pages,
+             "--server-name": args.server_name.replace(" ", ""), "--tls-cert": args.tls_cert or "",
+             "--tls-key": args.tls_key or "", "--standalone": args.standalone or ""}
+    for option, value in words.items():  # several listen parameters or server names: spaces between
+        if UNSAFE.search(value):
+            parser.error(f"{option}: no spaces (in a path), quotes, ';', '{{', '}}', '#', '$' or '\\'")
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
     tls = (args.tls_cert, args.tls_key) if args.tls_cert else None

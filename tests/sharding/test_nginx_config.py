@@ -56,6 +56,8 @@ def test_tables_go_to_their_shard_and_old_ids_to_the_default():
     ["--shard", "a=127.0.0.1:8001", "--shard", "a=127.0.0.1:8002"],  # one name twice
     ["--shard", "a=127.0.0.1:8001", "--default", "b"],  # a default that is not a shard
     ["--shard", "a=127.0.0.1:8001", "--tls-cert", "/etc/fichas.pem"],  # no key
+    ["--shard", "a=127.0.0.1:8001", "--server-name", "x; include /etc/passwd"],  # a directive smuggled in
+    ["--shard", "a=127.0.0.1:8001", "--pages", "/srv/my pages"],  # a space nginx would split at
     ["--shard", "a=127.0.0.1:8001", "--tls-cert", "c.pem", "--tls-key", "k.pem", "--listen", "443"],  # no ssl
 ])
 def test_a_bad_list_of_shards_is_refused(argv, capsys):
