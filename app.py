@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 import web.seats  # noqa: F401 (importing it adds its routes to the blueprint)
 from live.clock import Clock
@@ -22,6 +22,7 @@ from web.hub import Hub, Pinger
 from web.i18n import init_i18n
 from web.limits import OpenSockets, init_limits
 from web.parts import Fichas
+from web.proxies import TrustedProxies, networks
 from web.render import init_rendering, publish
 from web.routes import bp
 from web.seats import reclaim  # noqa: F401 (importing web.seats adds its routes to the blueprint)
@@ -29,6 +30,7 @@ from web.socket import NotStarted, sock
 
 EVICT_EVERY_SECONDS = 60  # how often idle tables are looked for
 CHECKPOINT_EVERY_SECONDS = 1.0  # SQLite's log copied to the database file, off the worker's path
+SHARD_NAME = re.compile(r"[a-z0-9]{1,16}")  # it starts table ids and nginx's routes (deploy/nginx.py)
 
 
 def env_config() -> dict:
@@ -49,6 +51,10 @@ def env_config() -> dict:
               "CONNECTS_PER_SECOND": int(env.get("FICHAS_CONNECTS_PER_SECOND", 20))}
     if "FICHAS_DB" in env:
         config["DATABASE"] = env["FICHAS_DB"]
+    if shard := env.get("FICHAS_SHARD", ""):
+        if not SHARD_NAME.fullmatch(shard):
+            raise ValueError(f"FICHAS_SHARD={shard!r}: a shard's name is 1 to 16 of a-z and 0-9")
+        config["SHARD"] = shard
     config.update(security_config(env))
     return config
 
@@ -62,9 +68,13 @@ def security_config(env) -> dict:
             raise ValueError(f"FICHAS_PUBLIC_URL={public_url!r}: write the address players open,"
                              " like https://fichas.example.com")
     hosts = env.get("FICHAS_ALLOWED_HOSTS", "")
+    addresses = [a.strip() for a in env.get("FICHAS_PROXY_ADDRESSES", "").split(",") if a.strip()]
+    networks(addresses)  # a typo stops the start, not every request
     config = {"PUBLIC_URL": public_url,
               "ALLOWED_HOSTS": [host.strip() for host in hosts.split(",") if host.strip()],
-              "TRUSTED_PROXIES": int(env.get("FICHAS_TRUSTED_PROXIES", 0)),
+              # Naming the proxy's addresses means there is one: believe it unless told how many.
+              "TRUSTED_PROXIES": int(env.get("FICHAS_TRUSTED_PROXIES", 1 if addresses else 0)),
+              "PROXY_ADDRESSES": addresses,
               "LISTEN_HOST": env.get("FICHAS_HOST", "127.0.0.1")}
     if env.get("FICHAS_SECRET_KEY"):
         config["SECRET_KEY"] = env["FICHAS_SECRET_KEY"]
@@ -90,8 +100,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     sock.init_app(app)
     init_limits(app)
     if (proxies := app.config.get("TRUSTED_PROXIES", 0)) > 0:  # their X-Forwarded-For and -Proto only
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=0, x_port=0,
-                                x_prefix=0)  # outermost: every part inside sees the client's address
+        # Outermost: every part inside sees the client's address.
+        app.wsgi_app = TrustedProxies(app.wsgi_app, proxies, app.config.get("PROXY_ADDRESSES", []))
     app.extensions["fichas"] = start_live_parts(app)
     return app
 
@@ -102,7 +112,7 @@ def start_live_parts(app: Flask) -> Fichas:
     timing = Timing(turn=config["TURN_SECONDS"], offline=config["OFFLINE_SECONDS"],
                     pause=config["PAUSE_SECONDS"], grace=config["GRACE_SECONDS"])
     tables = Tables(Store(config["DATABASE"]), timing, idle_seconds=config["IDLE_SECONDS"],
-                    **config.get("TABLES_OPTIONS", {}))
+                    shard=config.get("SHARD", ""), **config.get("TABLES_OPTIONS", {}))
     hub = Hub()
     sockets = OpenSockets(config["SOCKETS_PER_CLIENT"] if config["LIMITS"] else 0)
     parts = Fichas(tables, hub, Clock(tables.expire, tables.now), Pinger(hub, config["PING_SECONDS"]),

@@ -1,6 +1,6 @@
 """Load benchmark: many live tables in one server process, played at a human pace.
 
-    python bench/load.py --tables N --seconds S [--port P] [--keep-db]
+    python bench/load.py --tables N --seconds S [--port P] [--keep-db] [--shards N]
                          [--ramp-concurrency K] [--quiet-wait S] [--profile] [--probe] [--no-deflate]
 
 Starts the server as the README's production command does (gunicorn, one gevent worker) on
@@ -24,6 +24,10 @@ the server worker with py-spy during the measured window and prints the top func
 --probe the worker also times its own work and GC pauses (bench/server_probe.py). The machine's
 other load during the window (others' CPU, stalls of a sleeping process) is reported too.
 The generator runs on the same machine as the server: it competes with it for CPU.
+With --shards N it starts N such servers (FICHAS_SHARD s1…sN, a database each, one shared
+secret) behind an unprivileged nginx configured by `python -m deploy.nginx`, and the players
+only use nginx's address: tables land on the shards nginx picks, and the server figures are
+the shards' workers added up (nginx's own CPU is among "others").
 Only 127.0.0.1 is ever contacted; every loop is bounded in count and time.
 """
 
@@ -75,6 +79,9 @@ REFUSAL = re.compile(r'<div id="flash"[^>]*>(.*?)</div>', re.S)
 ASSETS = re.compile(r'<(?:link rel="stylesheet" href|script src)="(/[^"]+)"')
 
 CLOCK = time.perf_counter
+LOG_ERROR = re.compile(r"\[(?:error|crit|alert|emerg)\]", re.I)
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"  # Debian's; it runs unprivileged here
+BENCH_SECRET = "fichas-bench-shared-secret"  # shards behind one nginx share it (README, FICHAS_SECRET_KEY)
 RAMP_LIMIT = 600.0  # seconds to open every table
 
 
@@ -98,6 +105,7 @@ class Config:
     write_json: bool = True
     quiet: bool = False
     settle_timeout: float = 10.0  # how long a move may take to reach every seat
+    shards: int = 0  # 0: one server, as before; N: N shards behind nginx (deploy/nginx.py)
 
 
 @dataclass
@@ -182,6 +190,11 @@ def proc_status(pid: int, key: str) -> int:
     return 0
 
 
+def summed(figure, pids: list[int], *args) -> float:
+    """A figure (proc_status, cpu_seconds) summed over processes: the shards' workers."""
+    return sum(figure(pid, *args) for pid in pids)
+
+
 def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of a process so far."""
     with contextlib.suppress(OSError):
@@ -193,9 +206,10 @@ def cpu_seconds(pid: int) -> float:
 class Server:
     """The production command in a subprocess: gunicorn, one gevent worker, a temporary database."""
 
-    def __init__(self, config: Config):
+    def __init__(self, config: Config, shard: str = ""):
         self.config = config
-        self.port = config.port or free_port()
+        self.shard = shard  # FICHAS_SHARD, behind nginx (--shards)
+        self.port = free_port() if shard else config.port or free_port()
         self.base = f"http://{HOST}:{self.port}"
         self.dir = Path(tempfile.mkdtemp(prefix="fichas-load-"))
         self.db = self.dir / "fichas.sqlite3"
@@ -217,6 +231,8 @@ class Server:
                    # Thousands of players from one address: per-client limits would refuse them.
                    FICHAS_LIMITS="off",
                    FICHAS_BENCH_PROBE=str(self.dir / "probe.json"))
+        if self.shard:  # behind nginx, as the README's "Growing past one process" runs shards
+            env.update(FICHAS_SHARD=self.shard, FICHAS_SECRET_KEY=BENCH_SECRET, FICHAS_PROXY_ADDRESSES=HOST)
         return env
 
     def start(self) -> None:
@@ -243,6 +259,10 @@ class Server:
             await asyncio.sleep(0.1)
         raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log_tail()}")
 
+    @property
+    def workers(self) -> list[int]:
+        return [self.worker]
+
     def probe_samples(self) -> dict:
         """What bench/server_probe.py wrote when the worker exited (empty without --probe)."""
         with contextlib.suppress(OSError, ValueError):
@@ -268,6 +288,113 @@ class Server:
             return str(self.db)
         shutil.rmtree(self.dir, ignore_errors=True)
         return None
+
+
+class Shards:
+    """--shards N: N production servers (FICHAS_SHARD s1…sN, a database each, one secret) behind nginx.
+
+    It stands in for Server: the players only ever see nginx's address.
+    """
+
+    def __init__(self, config: Config):
+        self.servers = [Server(config, shard=f"s{n + 1}") for n in range(config.shards)]
+        # Two connections per websocket (the player's, the shard's), four websockets a table.
+        self.nginx = Nginx({s.shard: f"{HOST}:{s.port}" for s in self.servers}, port=config.port,
+                           connections=max(10000, 10 * config.tables))
+        self.base = self.nginx.base
+
+    @property
+    def workers(self) -> list[int]:
+        return [server.worker for server in self.servers]
+
+    def start(self) -> None:
+        for server in self.servers:
+            server.start()
+
+    async def wait(self, session: aiohttp.ClientSession, timeout: float = 30.0) -> None:
+        """Until every shard answers directly; then nginx starts in front of them."""
+        for server in self.servers:
+            await server.wait(session, timeout)
+        self.nginx.start()
+
+    def probe_samples(self) -> dict:
+        merged: dict[str, list] = {}
+        for server in self.servers:
+            for name, pairs in server.probe_samples().items():
+                merged.setdefault(name, []).extend(pairs)
+        return merged
+
+    def log_text(self) -> str:
+        return "".join(server.log_text() for server in self.servers) + self.nginx.log()
+
+    def stop(self) -> None:
+        self.nginx.stop()
+        for server in self.servers:
+            server.stop()
+
+    def cleanup(self) -> str | None:
+        kept = [server.cleanup() for server in self.servers]
+        return " ".join(kept) if all(kept) else None
+
+
+class Nginx:
+    """An unprivileged nginx on 127.0.0.1 in front of shards, configured by `python -m deploy.nginx`.
+
+    Its pid, logs and temporary files live in a folder of its own (the generator's --standalone).
+    """
+
+    def __init__(self, shards: dict[str, str], port: int = 0, binary: str = NGINX, connections: int = 10000):
+        self.shards = shards  # name -> host:port
+        self.connections = connections
+        self.port = port or free_port()
+        self.base = f"http://{HOST}:{self.port}"
+        self.binary = binary
+        self.dir = Path(tempfile.mkdtemp(prefix="fichas-nginx-"))
+        self.conf = self.dir / "nginx.conf"
+        self.error_log = self.dir / "error.log"
+        self.process: subprocess.Popen | None = None
+
+    def config_text(self) -> str:
+        shards = [f"--shard={name}={address}" for name, address in self.shards.items()]
+        command = [sys.executable, "-m", "deploy.nginx", *shards, "--listen", f"{HOST}:{self.port}",
+                   "--standalone", str(self.dir), "--worker-connections", str(self.connections)]
+        done = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True, timeout=30)
+        return done.stdout
+
+    def start(self, timeout: float = 15.0) -> Nginx:
+        """Start nginx in the foreground (daemon off) and wait until it accepts connections."""
+        self.conf.write_text(self.config_text())
+        with open(self.dir / "nginx.out", "wb") as out:
+            self.process = subprocess.Popen([self.binary, "-c", str(self.conf), "-p", str(self.dir),
+                                             "-e", str(self.error_log)], stdout=out, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"nginx exited with {self.process.returncode}:\n{self.log()}")
+            with contextlib.suppress(OSError), socket.create_connection((HOST, self.port), timeout=1):
+                return self
+            time.sleep(0.05)
+        raise RuntimeError(f"nginx did not listen within {timeout} s:\n{self.log()}")
+
+    def log(self) -> str:
+        text = ""
+        for path in (self.dir / "nginx.out", self.error_log):
+            with contextlib.suppress(OSError):
+                text += path.read_text(errors="replace")
+        return text
+
+    def stop(self) -> None:
+        """Stop nginx (its master stops its worker), then remove its folder."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 # -- the players -----------------------------------------------------------------
@@ -585,15 +712,15 @@ class Table:
 class Sampler:
     """The server worker's memory every half second, and the generator's event-loop lag."""
 
-    def __init__(self, worker: int):
-        self.worker = worker
+    def __init__(self, workers: list[int]):
+        self.workers = workers
         self.peak_rss = 0
         self.lags: list[float] = []
         self.task: asyncio.Task | None = None
 
     async def run(self) -> None:
         while True:
-            self.peak_rss = max(self.peak_rss, proc_status(self.worker, "VmRSS"))
+            self.peak_rss = max(self.peak_rss, summed(proc_status, self.workers, "VmRSS"))
             before = CLOCK()
             await asyncio.sleep(0.5)
             self.lags.append(CLOCK() - before - 0.5)
@@ -762,12 +889,12 @@ class Window:
     wait more than 50 ms longer: those stalls come from whatever else runs on the machine.
     """
 
-    def __init__(self, worker: int, seconds: float):
-        self.worker = worker
+    def __init__(self, workers: list[int], seconds: float):
+        self.workers = workers
         self.monitor = subprocess.Popen([sys.executable, "-c", STALL_MONITOR, str(seconds)],
                                         stdout=subprocess.PIPE, text=True)
         self.start = time.monotonic()
-        self.server_cpu = cpu_seconds(worker)
+        self.server_cpu = summed(cpu_seconds, workers)
         self.own_cpu = own_cpu()
         self.machine = machine_cpu()
         self.load = os.getloadavg()[0]
@@ -781,7 +908,7 @@ class Window:
         self.end = time.monotonic()
         elapsed = max(self.end - self.start, 1e-9)
         busy, steal, total = (b - a for a, b in zip(self.machine, machine_cpu(), strict=True))
-        server = cpu_seconds(self.worker) - self.server_cpu
+        server = summed(cpu_seconds, self.workers) - self.server_cpu
         own = own_cpu() - self.own_cpu
         try:
             out, _ = self.monitor.communicate(timeout=5)
@@ -813,7 +940,7 @@ class Window:
 async def measure(config: Config) -> dict:
     """Start the server, open the tables, play for config.seconds, close everything; the figures."""
     raise_fd_limit()
-    server = Server(config)
+    server = Shards(config) if config.shards else Server(config)
     rng = random.Random(config.seed)
     stats = Stats()
     http = aiohttp.TCPConnector(limit=200, keepalive_timeout=1.0)  # gunicorn closes idle ones after 2 s
@@ -828,9 +955,9 @@ async def measure(config: Config) -> dict:
     try:
         server.start()
         await server.wait(probe)
-        log(config, f"server up on {server.base}, worker pid {server.worker}")
-        idle_rss = proc_status(server.worker, "VmRSS")
-        sampler = Sampler(server.worker)
+        log(config, f"server up on {server.base}, worker pids {server.workers}")
+        idle_rss = summed(proc_status, server.workers, "VmRSS")
+        sampler = Sampler(server.workers)
         sampler.start()
         tables = [Table(n, server.base, stats, random.Random(rng.random()), http, n < 25 and config.deflate,
                         config.deflate) for n in range(config.tables)]
@@ -843,13 +970,13 @@ async def measure(config: Config) -> dict:
         for p in (p for t in tables for p in t.players):
             p.bytes = p.messages = p.updates = p.update_bytes = p.wire_bytes = 0
         if config.profile:
-            profiler = start_profiler(server.worker, config)
+            profiler = start_profiler(server.workers[0], config)  # with shards: the first one
         sampler.lags.clear()
         # The generator's own garbage collections would pause its event loop and show up as
         # server latency: none while measuring (what the players keep is small).
         gc.collect()
         gc.disable()
-        window = Window(server.worker, config.seconds)
+        window = Window(server.workers, config.seconds)
         run.begin(config.seconds)
         try:
             await asyncio.gather(*playing)
@@ -860,8 +987,9 @@ async def measure(config: Config) -> dict:
         profile = stop_profiler(profiler, config) if profiler else None
         profiler = None
         await asyncio.sleep(0.5)  # late pushes (a round that started by itself) reach every seat
-        memory = {"idle": idle_rss, "peak": max(sampler.peak_rss, proc_status(server.worker, "VmRSS")),
-                  "hwm": proc_status(server.worker, "VmHWM")}
+        rss = summed(proc_status, server.workers, "VmRSS")
+        memory = {"idle": idle_rss, "peak": max(sampler.peak_rss, rss),
+                  "hwm": summed(proc_status, server.workers, "VmHWM")}
         result = report(config, stats, tables, ramp, ramp_errors, figures, memory, sampler, first_load,
                         profile)
     finally:
@@ -883,8 +1011,8 @@ async def measure(config: Config) -> dict:
         kept = server.cleanup()
     if result:
         result["errors"]["dropped_sockets"] = drops
-        result["errors"]["server_log_errors"] = sum(
-            1 for line in log_text.splitlines() if "Traceback" in line or "[ERROR]" in line)
+        result["errors"]["server_log_errors"] = sum(  # gunicorn's [ERROR], nginx's [error] and worse
+            1 for line in log_text.splitlines() if "Traceback" in line or LOG_ERROR.search(line))
         result["errors"]["server_log_sample"] = [
             line for line in log_text.splitlines() if "Error" in line or "[ERROR]" in line][:10]
         result["server_probe"] = summarise_probe(probed, window.start, window.end) if probed else None
@@ -943,6 +1071,9 @@ def report(config: Config, stats: Stats, tables: list[Table], ramp: float, ramp_
         "commit": git_commit(),
         "tables": config.tables, "players": 4 * config.tables,
         "tables_open": sum(t.ready for t in tables), "ramp_seconds": round(ramp, 1),
+        # With --shards: where nginx put the tables (a table's id starts with its shard's name).
+        "tables_per_shard": dict(Counter(t.path.split("/")[2].partition(".")[0] for t in tables if t.ready))
+        if config.shards else None,
         "seconds": round(elapsed, 1), "moves": stats.moves,
         "moves_per_second": round(stats.moves / elapsed, 1),
         "move_kinds": dict(stats.kinds), "moves_during_ramp": stats.ramp_moves,
@@ -997,6 +1128,10 @@ def git_commit() -> str:
 
 def server_command_text(config: Config) -> str:
     probe = " -c bench/server_probe.py" if config.probe else ""
+    if config.shards:
+        return (f"{config.shards} x FICHAS_SHARD=sN gunicorn -k gevent -w 1 --worker-connections 5000"
+                f" -b 127.0.0.1:PORT --no-control-socket{probe} 'app:create_app()', behind nginx"
+                " (python -m deploy.nginx --standalone)")
     return ("gunicorn -k gevent -w 1 --worker-connections 5000 -b 127.0.0.1:PORT --no-control-socket"
             f"{probe} 'app:create_app()'")
 
@@ -1095,7 +1230,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=10, help="tables of four players (1-1250)")
     parser.add_argument("--seconds", type=float, default=60, help="how long to play (at most 1800)")
-    parser.add_argument("--port", type=int, default=0, help="the server's port on 127.0.0.1 (0: a free one)")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the server's (with --shards, nginx's) port on 127.0.0.1 (0: a free one)")
+    parser.add_argument("--shards", type=int, default=0, metavar="N",
+                        help="N shards (FICHAS_SHARD) behind an unprivileged nginx, which the players"
+                             " use; figures are the shards' workers together (0: one server, no nginx)")
     parser.add_argument("--keep-db", action="store_true", help="keep the temporary database")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ramp-concurrency", type=int, default=20, help="tables opened at once")
@@ -1107,13 +1246,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--probe", action="store_true",
                         help="time the server's own work per move and its GC pauses (bench/server_probe.py)")
     args = parser.parse_args(argv)
-    if not 1 <= args.tables <= 1250:  # 5,000 websockets is the worker's connection limit
-        parser.error("--tables must be 1 to 1250")
+    if not 0 <= args.shards <= 16:
+        parser.error("--shards must be 0 to 16")
+    most = 1250 * max(1, args.shards)  # 5,000 websockets is a worker's connection limit
+    if not 1 <= args.tables <= most:
+        parser.error(f"--tables must be 1 to {most}")
     if not 1 <= args.seconds <= 1800:
         parser.error("--seconds must be 1 to 1800")
     config = Config(tables=args.tables, seconds=args.seconds, port=args.port, keep_db=args.keep_db,
                     seed=args.seed, ramp_concurrency=args.ramp_concurrency, profile=args.profile,
-                    probe=args.probe, deflate=not args.no_deflate)
+                    probe=args.probe, deflate=not args.no_deflate, shards=args.shards)
     if args.quiet_wait > 0:
         waited = wait_for_quiet(min(args.quiet_wait, 3600))
         print(f"[load] waited {waited:.0f} s for a quiet machine", file=sys.stderr)
@@ -1130,6 +1272,8 @@ def main(argv: list[str] | None = None) -> int:
                   stuck_samples=len(result["errors"]["stuck_samples"]))
     print(f"errors: {json.dumps(errors)}")
     print(f"generator: {result['generator']}; ramp {result['ramp_seconds']} s")
+    if result["tables_per_shard"]:
+        print(f"tables per shard: {result['tables_per_shard']}")
     print(f"machine: {result['machine_load']}")
     if result.get("server_probe"):
         print("server's own timings in the window:")

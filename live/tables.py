@@ -71,8 +71,9 @@ class Tables:
     """All live tables of this process: create, join, act, presence and the clock's moves."""
 
     def __init__(self, store: Store, timing: Timing | None = None, now: Callable[[], float] = time.time,
-                 rng: random.Random | None = None, idle_seconds: float = 600):
+                 rng: random.Random | None = None, idle_seconds: float = 600, shard: str = ""):
         self.store = store
+        self.shard = shard  # new tables' ids start with it (`<shard>.<token>`) so a proxy can route them
         self.timing = timing or Timing()
         self.now = now
         self.rng = rng or random.SystemRandom()
@@ -203,7 +204,9 @@ class Tables:
                target: int = DEFAULT_TARGET, browser: str | None = None) -> tuple[Table, str]:
         """Open a table; the host takes seat 0 (S1). Returns the table and the host's secret."""
         check_settings(variant, seats, target)
-        table = Table(secrets.token_urlsafe(16), variant, seats, target, self.now(), self.timing)
+        token = secrets.token_urlsafe(16)  # its alphabet has no '.': the shard splits off unambiguously
+        table_id = f"{self.shard}.{token}" if self.shard else token
+        table = Table(table_id, variant, seats, target, self.now(), self.timing)
         with table.lock:  # the table and its host's seat are stored in one transaction
             secret = self._seat(table, host_name, browser, new_table=True)[1]
         with self._registry_lock:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from helpers.bench import load_generator
+from helpers.shards import nginx_or_skip
 
 
 def test_five_tables_play_and_every_move_reaches_all_four_seats():
@@ -29,6 +30,27 @@ def test_five_tables_play_and_every_move_reaches_all_four_seats():
     assert result["latency_ms"]["samples"] == result["moves"]
     assert errors["version_gaps"] == 0
     assert errors["out_of_order"] == 0
+    assert result["push"]["updates_received"] >= 4 * result["moves"]
+
+
+def test_two_shards_behind_nginx_take_tables_and_every_move_reaches_all_four_seats():
+    """bench/load.py --shards 2: the players only know nginx's address; tables land on both shards."""
+    nginx_or_skip()
+    load = load_generator()
+    config = load.Config(tables=6, seconds=5, pace=(0.2, 0.6), pause_seconds=1, write_json=False, quiet=True,
+                         shards=2)
+    result = asyncio.run(load.measure(config))
+
+    assert result["tables_open"] == 6
+    # nginx picks a shard at random (tests/web/test_shards_nginx.py shows both get tables).
+    assert set(result["tables_per_shard"]) <= {"s1", "s2"}, result["tables_per_shard"]
+    assert sum(result["tables_per_shard"].values()) == 6
+    assert result["moves"] >= 15, result["move_kinds"]
+    errors = result["errors"]
+    assert errors["http"] == 0 and errors["http_during_ramp"] == 0, errors["samples"]
+    assert errors["dropped_sockets"] == 0 and errors["stuck_tables"] == 0
+    assert errors["server_log_errors"] == 0, errors["server_log_sample"]  # nginx's log too
+    assert errors["missed_seat_updates"] == 0 and errors["version_gaps"] == 0 and errors["out_of_order"] == 0
     assert result["push"]["updates_received"] >= 4 * result["moves"]
 
 

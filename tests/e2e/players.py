@@ -120,7 +120,7 @@ class Player:
         page.locator("select[name=seats]").select_option(str(seats))
         page.locator("select[name=target]").select_option(str(target))
         self.press(page.get_by_role("button", name="Open a table"))
-        page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+        page.wait_for_url(re.compile(r"/t/[\w.-]+$"))  # a shard's ids have a dot
         self.seat = 0
         self.wait_connected()
         return page.locator("#share-link").input_value()

@@ -27,7 +27,7 @@ class HeldPushes:
     def __init__(self, page: Page):
         self.holding = False  # while True, pushes of the table wait in `held`
         self.held: list[str] = []
-        page.route_web_socket(re.compile(r"/t/[\w-]+/ws$"), self._connect)
+        page.route_web_socket(re.compile(r"/t/[\w.-]+/ws$"), self._connect)
 
     def _connect(self, page_side: WebSocketRoute) -> None:
         self.page_side = page_side
@@ -158,7 +158,7 @@ class DeadLine:
     def __init__(self, page: Page):
         self.connections = 0
         self.dead: set[int] = set()  # numbers of the connections gone silent
-        page.route_web_socket(re.compile(r"/t/[\w-]+/ws$"), self._connect)
+        page.route_web_socket(re.compile(r"/t/[\w.-]+/ws$"), self._connect)
 
     def cut(self) -> None:
         """Silence the current connection (later ones work)."""

@@ -10,7 +10,6 @@ the worker must be the same process at the end.
 
 from __future__ import annotations
 
-import html
 import json
 import threading
 import time
@@ -19,13 +18,11 @@ import pytest
 from wsclient import Production, RawClient, Refused
 
 from helpers import LivePlayer, version_of
-from helpers.bench import load_generator
-from helpers.pages import fold
+from helpers.remote import next_move
 from web.socket import LINGER_SECONDS, POLICY_VIOLATION, TOO_FAST
 
 FLOOD_SECONDS = 5.0
 MOVE_WITHIN = 1.0  # seconds for a move to reach all four seats, flood or not
-PAGE = load_generator()  # the page's hooks, read as the load generator reads them
 
 
 @pytest.fixture
@@ -33,31 +30,6 @@ def production(tmp_path):
     server = Production(tmp_path, FICHAS_PAUSE_SECONDS="1", FICHAS_GRACE_SECONDS="0").start()
     yield server
     server.stop()
-
-
-def screen(player: LivePlayer) -> str:
-    with player.arrived:
-        return fold(player.messages)
-
-
-def next_move(players: list[LivePlayer]) -> tuple[LivePlayer, dict] | None:
-    """Who acts now and what their page's ws-send sends, read from what was pushed to them."""
-    shown = screen(players[0])
-    phase = PAGE.PHASE.search(shown)
-    version = str(version_of(shown))
-    if phase and phase.group(1) == "over":
-        return players[0], {"action": "next_round", "version": version}
-    turn = PAGE.TURN.search(shown)
-    if not phase or phase.group(1) != "playing" or turn is None:
-        return None  # between rounds: the table starts the next one itself
-    player = players[int(turn.group(1))]
-    me = screen(player)
-    if version_of(me) != int(version):
-        return None  # that seat's push is not in yet
-    options = [{"action": "play", "end": "left", "tile": tile} for tile in PAGE.FITS_LABEL.findall(me)]
-    options += [json.loads(html.unescape(values)) for values in PAGE.FITS_BUTTON.findall(me)]
-    options = options or [json.loads(html.unescape(values)) for values in PAGE.FORCED.findall(me)]
-    return (player, {**options[0], "version": version}) if options else None
 
 
 class Flooder:
