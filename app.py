@@ -18,12 +18,13 @@ from live.store import Store
 from live.tables import Tables
 from live.turnclock import Timing
 from web.assets import init_assets
+from web.dominoes import init_rendering
 from web.hub import Hub, Pinger
 from web.i18n import init_i18n
 from web.limits import OpenSockets, init_limits
 from web.parts import Fichas
 from web.proxies import TrustedProxies, networks
-from web.render import init_rendering, publish
+from web.render import publish
 from web.routes import bp
 from web.seats import reclaim  # noqa: F401 (importing web.seats adds its routes to the blueprint)
 from web.socket import NotStarted, sock

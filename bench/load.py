@@ -68,9 +68,11 @@ HOST = "127.0.0.1"
 NAMES = ("Ana", "Bea", "Carl", "Dan")
 
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
-VERSION = re.compile(r'<section id="table"[^>]*? data-version="(\d+)"')
+# The version and phase lead every push: #table's, or the stamp of a push of changed pieces.
+VERSION = re.compile(r'<(?:section id="table"|input type="hidden" id="version")[^>]*? data-version="(\d+)"')
 PHASE = re.compile(r'data-phase="(\w+)"')
-TURN = re.compile(r'<article class="seat turn[^"]*" data-seat="(\d)"')
+SEAT = re.compile(r'<article class="seat([^"]*)" data-seat="(\d)"')  # a push re-sends only changed seats
+TURN = re.compile(r'<article class="seat turn[^"]*" data-seat="(\d)"')  # in a whole #table
 FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="\d-\d" ws-send '
                          r"hx-vals='([^']*)'")
 FITS_LABEL = re.compile(r'<label class="tile-btn fits" data-tile="(\d-\d)"')
@@ -415,6 +417,8 @@ class Player:
         self.dropped = False
         self.version = -1
         self.latest = ""
+        self.phase = ""  # as the last push said
+        self.turn: int | None = None  # the seat marked to play, as the pushes left it
         self.me_part = ""
         self.arrived: dict[int, float] = {}  # version -> when it first arrived
         self.messages = self.bytes = self.updates = self.update_bytes = 0
@@ -522,6 +526,16 @@ class Player:
         elif version < self.version:
             self.out_of_order += 1
         self.latest = data
+        phase = PHASE.search(data, 0, 400)
+        self.phase = phase.group(1) if phase else self.phase
+        whole = data.lstrip().startswith('<section id="table"')
+        if whole:
+            self.turn = None
+        for classes, seat in SEAT.findall(data):
+            if "turn" in classes.split():
+                self.turn = int(seat)
+            elif self.turn == int(seat):
+                self.turn = None
         start = data.find('<section id="me"')
         if start >= 0:  # the server may leave out an unchanged #me: the page keeps the last one
             self.me_part = data[start:]
@@ -620,21 +634,20 @@ class Table:
     def next_move(self) -> tuple[Player, dict] | None:
         """Who acts now and what their page would send (its ws-send values), read from the pushes."""
         host = self.players[0]
-        phase = PHASE.search(host.latest, 0, 300)
-        phase = phase.group(1) if phase else ""
+        phase = host.phase
         version = str(host.version)
         if phase == "over":
             return host, {"action": "next_round", "version": version}
         if phase != "playing":
             return None
-        turn = TURN.search(host.latest)
-        if turn is None:
+        if host.turn is None:
             return None
-        player = self.players[int(turn.group(1))]
+        player = self.players[host.turn]
         me = player.me()
         # A tile that fits both ends is chosen (its radio), then an end target is clicked.
         options = [{"action": "play", "end": "left", "tile": t} for t in FITS_LABEL.findall(me)]
-        options += [json.loads(html.unescape(vals)) for vals in FITS_BUTTON.findall(me)]
+        # A tile's button sends its own values merged with #hand's (the action).
+        options += [{"action": "play", **json.loads(html.unescape(vals))} for vals in FITS_BUTTON.findall(me)]
         if not options:
             options = [json.loads(html.unescape(vals)) for vals in FORCED.findall(me)]
         if not options:
@@ -694,13 +707,13 @@ class Table:
         """Count a table that stopped playing, with what its seats last saw."""
         self.stats.stuck += 1
         if len(self.stats.stuck_samples) < 10:
-            host = self.players[0].latest
-            phase, turn = PHASE.search(host), TURN.search(host)
+            host = self.players[0]
+            turn = host.turn
             self.stats.stuck_samples.append({
                 "why": why, "versions": [p.version for p in self.players],
-                "phase": phase and phase.group(1), "turn": turn and turn.group(1),
-                "seat_classes": re.findall(r'<article class="([^"]*)" data-seat', host),
-                "me_of_turn": self.players[int(turn.group(1))].me()[:1500] if turn else None})
+                "phase": host.phase, "turn": turn,
+                "seat_classes": re.findall(r'<article class="([^"]*)" data-seat', host.latest),
+                "me_of_turn": self.players[turn].me()[:1500] if turn is not None else None})
 
     async def close(self) -> None:
         await asyncio.gather(*(p.close() for p in self.players))

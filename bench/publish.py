@@ -1,31 +1,36 @@
-"""The cost of one push: web.render.publish for a 4-seat table, in one language and in two.
+"""The cost and size of pushes: web.render.publish over whole random matches, in one language and in two.
 
-    python bench/publish.py [--repeat N] [--root PATH]
+    python bench/publish.py [--matches N] [--root PATH]
 
-Four seated viewers on websocket stand-ins (they keep nothing). "move" re-renders every #me (as
-after a move that changed every seat's part, the worst case); "shared" re-renders #table only
-(as a presence change). Languages: all four read English, or two English and two Spanish: the
-shared #table is then rendered twice. `--root` runs the same against another checkout (for a
-before/after). Timings are measured here, never asserted in tests.
+A Partnership table with its four seats on websocket stand-ins (they keep what they are sent),
+played to the end by random legal moves, again and again. Every push is timed and weighed:
+pushes of changed pieces (during a round's play) and whole tables (a round's start and end) apart,
+and the bytes per move per seat over whole matches. Languages: all four seats read English, or two
+English and two Spanish. `--root` runs the same against another checkout (for a before/after).
+Timings are measured here, never asserted in tests.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import statistics
 import sys
 import tempfile
-import timeit
+import time
 from pathlib import Path
 
 
 class Viewer:
-    """A websocket stand-in: what publish() reads of a connection."""
+    """A websocket stand-in: what publish() reads of a connection, and what it was sent."""
 
     def __init__(self, seat: int, holder: str, lang: str):
         self.seat, self.holder, self.lang = seat, holder, lang
-        self.alive, self.me_key = True, None
+        self.alive, self.me_key, self.seq, self.unseen = True, None, None, None
+        self.sent: list[str] = []
 
     def send(self, data: str) -> bool:
+        self.sent.append(data)
         return True
 
     def ping(self, interval: float, now: float | None = None) -> bool:
@@ -35,41 +40,69 @@ class Viewer:
         self.alive = False
 
 
+def play(tables, table, rng: random.Random) -> None:
+    """One legal move by whoever acts (the host starts each next round)."""
+    if table.phase != "playing":
+        tables.act(table, 0, "next_round", str(table.version))
+        return
+    rnd = table.match.round
+    seat = rnd.turn
+    moves = rnd.playable(seat)
+    if moves:
+        tile, end = rng.choice(moves)
+        tables.act(table, seat, "play", str(table.version), tile=tile.text, end=end)
+    elif rnd.must_draw(seat):
+        tables.act(table, seat, "draw", str(table.version))
+    else:
+        tables.act(table, seat, "pass", str(table.version))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=2000)
+    parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--root", default=str(Path(__file__).resolve().parents[1]))
     args = parser.parse_args()
     sys.path.insert(0, args.root)
     from app import create_app
-    from web.render import publish
 
     app = create_app({"DATABASE": tempfile.mkdtemp() + "/bench.sqlite3", "START_CLOCK": False,
-                      "LIMITS": False})
+                      "LIMITS": False, "PING_SECONDS": 3600, "TABLES_OPTIONS": {"rng": random.Random(1)}})
     live = app.extensions["fichas"]
     tables = live.tables
-    table, _ = tables.create("Ana", "partnership", 4, 100)
-    for name in ("Bea", "Carl", "Dan"):
-        tables.join(table, name)
     for langs in (("en",) * 4, ("en", "es", "en", "es")):
-        viewers = [Viewer(s, table.secret_hashes[s], lang) for s, lang in enumerate(langs)]
-        for viewer in viewers:
-            live.hub.add(table.id, viewer)
-
-        def move(viewers=viewers):
+        rng = random.Random(2)
+        timings: dict[str, list[float]] = {"changed pieces": [], "whole table": []}
+        moves = sent = 0
+        for _ in range(args.matches):
+            table, _ = tables.create("Ana", "partnership", 4, 100)
+            for name in ("Bea", "Carl", "Dan"):
+                tables.join(table, name)
+            viewers = [Viewer(s, table.secret_hashes[s], lang) for s, lang in enumerate(langs)]
             for viewer in viewers:
-                viewer.me_key = None
-            publish(app, live.hub, tables, table)
+                live.hub.add(table.id, viewer)
+            publish = tables.publish
 
-        def shared():
-            publish(app, live.hub, tables, table)
+            def timed(table, publish=publish, viewers=viewers, timings=timings):
+                start = time.perf_counter()
+                publish(table)
+                spent = time.perf_counter() - start
+                whole = viewers[0].sent and viewers[0].sent[-1].lstrip().startswith("<section")
+                timings["whole table" if whole else "changed pieces"].append(spent)
 
-        for name, call in (("move", move), ("shared", shared)):
-            call()
-            runs = [timeit.timeit(call, number=args.repeat // 10) / (args.repeat // 10) for _ in range(10)]
-            print(f"{len(set(langs))} language(s), {name}: {min(runs) * 1e6:.0f} µs per publish (best of 10)")
-        for viewer in viewers:
-            live.hub.remove(table.id, viewer)
+            tables.publish = timed
+            while not (table.match and table.match.over):
+                play(tables, table, rng)
+                moves += 1
+            tables.publish = publish
+            sent += sum(len(m.encode()) for v in viewers for m in v.sent)
+            for viewer in viewers:
+                live.hub.remove(table.id, viewer)
+        print(f"{len(set(langs))} language(s), {args.matches} matches, {moves} moves:")
+        for kind, spent in timings.items():
+            if spent:
+                print(f"  {kind:15s} {len(spent):5d} pushes, median {statistics.median(spent) * 1e6:5.0f} µs,"
+                      f" mean {statistics.fmean(spent) * 1e6:5.0f} µs")
+        print(f"  bytes per move per seat: {sent / moves / 4:,.0f}")
     live.close()
 
 

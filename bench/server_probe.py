@@ -80,7 +80,7 @@ def post_fork(server, worker) -> None:
     Tables.act = timed("act", Tables.act)
     Store.commit = timed("commit", Store.commit)
     app.publish = timed("publish", app.publish)  # create_app's lambda looks the name up per call
-    web.socket.render_partials = timed("render_partials", web.socket.render_partials)
+    web.socket.send_whole = timed("send_whole", web.socket.send_whole)
     watch_gc()
 
 

@@ -74,6 +74,7 @@ class Table:
         self.active_at = created_at  # the last change or closed page: idle tables leave memory
         self.evicted = False  # left memory: whoever still holds this object must get it again
         self.asks: dict[str, Ask] = {}  # by an id shown to the host (never the secret); memory only
+        self.pushed = None  # what its pages were last sent, kept by the web layer (web/pieces.py)
 
     # -- derived state ---------------------------------------------------------
 

@@ -43,6 +43,32 @@
     }, 4000);
   });
   document.addEventListener("htmx:wsAfterMessage", function () { clearTimeout(unanswered); });
+  // A push that sends only what changed follows one push (#version's data-after, web/pieces.py).
+  // A page that did not get that one (or showed an older answer since) applies nothing of it and
+  // asks for the whole table instead. Each push's numbers are then copied onto #table, whose
+  // data-version the page's moves, scripts and tools read.
+  var STAMP = /^<input type="hidden" id="version"[^>]*? data-seq="(\d+)" data-after="(\d+)"/;
+  var asked = false; // a whole table was asked for and has not come yet
+  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+    var stamp = STAMP.exec(e.detail.message);
+    if (!stamp) return;
+    var version = document.getElementById("version");
+    if (!asked && version && version.dataset.seq === stamp[2]) return;
+    e.preventDefault();
+    if (!asked) {
+      asked = true;
+      e.detail.socketWrapper.send(JSON.stringify({action: "refresh"}));
+    }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function (e) {
+    if (e.detail.message.indexOf('<section id="table"') >= 0) asked = false;
+    var version = document.getElementById("version");
+    var table = document.getElementById("table");
+    if (!version || !table) return;
+    table.dataset.version = version.value;
+    table.dataset.moves = version.dataset.moves;
+    table.dataset.seq = version.dataset.seq;
+  });
   // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
   // A close with 1008 (policy violation: this page sent too much) is final: the page shows the
   // server's reason and reconnects no more (htmx-ext-ws itself retries only after 1006, 1011,

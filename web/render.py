@@ -1,78 +1,18 @@
-"""Rendering a table for its viewers: the shared #table once per change, each viewer's own #me."""
+"""Rendering a table for its viewers: #table once per change and language, each viewer's own #me."""
 
 from __future__ import annotations
 
-from itertools import product
+from flask import Flask, current_app
 
-from flask import Flask, current_app, render_template
-from markupsafe import Markup
-
-from game.chain import Spot, chain
+from game.chain import chain
 from game.views import player_panel, spectator_view, variant_facts
 from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
+from .dominoes import spot_classes, tiles_of
 from .hub import Hub
-from .i18n import LANGUAGES, speaking, viewer_language
-
-DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
-# A domino in the line, in three pieces: its spot's classes and its id go between them.
-IN_LINE: dict[tuple[int, int, bool], tuple[str, str, str]] = {}  # (a, b, cross) -> pieces
-CLASSES, ID = "\x01", "\x02"  # where those go when the pieces are rendered
-
-
-def render_dominoes(app: Flask) -> None:
-    """Render _domino.html once for every way a domino is shown (7 x 7 x in line x across)."""
-    if DOMINOES:
-        return
-    template = app.jinja_env.get_template("_domino.html")
-    for a, b, in_line, cross in product(range(7), range(7), (False, True), (False, True)):
-        html = template.render(a=a, b=b, in_line=in_line, cross=cross).strip()
-        DOMINOES[a, b, in_line, cross] = Markup(html)
-        if in_line:
-            html = template.render(a=a, b=b, in_line=True, cross=cross, at=CLASSES, key=ID).strip()
-            head, rest = html.split(CLASSES)
-            IN_LINE[a, b, cross] = (head, *rest.split(ID))
-
-
-def domino(a: int, b: int, in_line: bool = False, cross: bool = False) -> Markup:
-    """A domino showing a then b (rendered at start-up: a push shows up to 40 of them)."""
-    return DOMINOES[a, b, in_line, cross]
-
-
-def spot_classes(spot: Spot) -> str:
-    """A spot on the felt as classes (static/fichas.css places them): " at x12 y-1 vert flip"."""
-    return f" at x{spot.x} y{spot.y}{' vert' if spot.vertical else ''}{' flip' if spot.flip else ''}"
-
-
-def line_of(rnd: dict, across: bool) -> tuple[Markup, list[str]]:
-    """The line as a chain on the felt, in line order, and the classes of its two open ends' spots.
-
-    Each domino is placed by classes, with an id that names its place from the opening tile (it
-    keeps both as the line grows); the latest tile placed is marked `last` (and `fresh` if it
-    was the latest move). One join instead of a template loop per tile.
-    """
-    line, last = rnd["line"], rnd["last"]
-    spots, ends = chain(line, rnd["left"], across)
-    mark = " last fresh" if rnd["fresh"] else " last"
-    html = []
-    for i, ((a, b), spot) in enumerate(zip(line, spots, strict=True)):
-        head, middle, tail = IN_LINE[a, b, spot.cross]
-        classes = spot_classes(spot) + mark if i == last else spot_classes(spot)
-        html.append(f"{head}{classes}{middle}t-{spot.key}{tail}")
-    return Markup("".join(html)), [spot_classes(spot) for spot in ends] if ends else ["", ""]
-
-
-def domino_of(text: str) -> Markup:
-    """The domino for a tile written "a-b"."""
-    a, b = text.split("-")
-    return domino(int(a), int(b))
-
-
-def init_rendering(app: Flask) -> None:
-    """Templates get the domino helpers; the dominoes are rendered once."""
-    app.jinja_env.globals.update(domino=domino, domino_of=domino_of, line_of=line_of)
-    render_dominoes(app)
+from .i18n import LANGUAGES, current_language, speaking
+from .pieces import Pieces, Pushed, decide, remember, rendered, shape_of, with_globals
 
 
 def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
@@ -88,7 +28,32 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "total_ms": int(table.clock.timing.turn * 1000),  # a full turn: the countdown bar's length
             "panel": player_panel(table.match, seat) if table.match else None,
-            "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover_of(table)}
+            "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover_of(table),
+            "rnd": view["round"] if view else None, "cross": table.variant.doubles_across, "due": due,
+            "seq": pushed_of(table).seq}
+
+
+def pushed_of(table: Table) -> Pushed:
+    """What this table's pages were last sent (web/pieces.py)."""
+    if table.pushed is None:
+        table.pushed = Pushed()
+    return table.pushed
+
+
+def line_of(context: dict) -> tuple[list[tuple[str, str]], list[str]]:
+    """The line's tiles as (id, html), and the classes of the spots of its two open ends."""
+    rnd = context["rnd"]
+    if not rnd:
+        return [], ["", ""]
+    spots, ends = chain(rnd["line"], rnd["left"], context["cross"])
+    return tiles_of(rnd, spots), [spot_classes(spot) for spot in ends] if ends else ["", ""]
+
+
+def render_table(env, context: dict) -> str:
+    """The whole #table in the language of `env` (web/wording.py), from its pieces."""
+    tiles, spots = line_of(context)
+    pieces = Pieces(env, context).whole(tiles, spots)
+    return rendered(env, "_table.html", {**with_globals(env, context), "pieces": pieces}).strip()
 
 
 def me_key(context: dict) -> tuple:
@@ -120,28 +85,54 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
 
     In an HTTP answer they go out of band (`oob`), with `message` shown in #me's #flash.
     """
-    context = table_context(table, tables, seat)
-    context.update(oob=oob, message=message)
-    unseen = unseen_part(current_app, seat, unseen_of(context["panel"]), viewer_language())
-    html = render_template("_table.html", **context) + unseen + render_template("_me.html", **context)
+    html, context = whole_page(table, tables, seat, oob, message)
     return html, me_key(context)
 
 
-def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
-    """Push every browser the shared #table (once per language in use), its #unseen, and its #me if changed.
+def send_whole(connection, table: Table, tables: Tables) -> None:
+    """Send one page the whole table (it connected, or missed a push); later pushes follow this one."""
+    html, context = whole_page(table, tables, connection.seat)
+    if connection.send(html):
+        connection.me_key, connection.unseen = me_key(context), unseen_of(context["panel"])
+        connection.seq = context["seq"]
 
-    Each page reads its own language (chosen at its handshake): #table is rendered once for each
-    language someone at the table reads, #me once per seat and language, both under that locale.
+
+def whole_page(table: Table, tables: Tables, seat: int | None, oob: bool = False,
+               message: str | None = None) -> tuple[str, dict]:
+    """#table, #unseen and #me for one viewer in this request's language, and their context."""
+    context = table_context(table, tables, seat)
+    context.update(oob=oob, message=message)
+    lang = current_language()
+    env = current_app.jinja_env.in_language(lang)
+    unseen = unseen_part(current_app, seat, unseen_of(context["panel"]), lang)
+    me = rendered(env, "_me.html", with_globals(env, context))
+    return render_table(env, context) + unseen + me, context
+
+
+def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
+    """Push every page what changed: #table (whole, or only its changed pieces), its #unseen and its #me.
+
+    A page that got the push before gets only the pieces that changed (web/pieces.py), during a
+    round's play; any other page gets the whole #table. Each is rendered once per language in use
+    (each page reads its own, chosen at its handshake); #me once per seat and language, and only
+    for pages whose #me changed; #unseen only when this viewer's counts changed.
     """
     connections = hub.connections(table.id)
+    pushed = pushed_of(table)
+    after, pushed.seq = pushed.seq, pushed.seq + 1
     if not connections:
+        pushed.shape = None  # nobody saw it: whoever comes gets the whole table
         return
     # Straight to Jinja: partials need none of render_template's per-call context processors.
-    # Each language has its own compiled templates (web/wording.py).
-    templates = app.jinja_env.in_language
+    templates = app.jinja_env.in_language  # each language has its own compiled templates
     with app.app_context():
         context = table_context(table, tables, None)
-        shared_in: dict[str, str] = {}  # language -> the shared #table in it
+        context["panel"] = None
+        tiles, spots = line_of(context)
+        shape = shape_of(context)
+        decision = decide(pushed, context, tiles, spots) if shape and shape == pushed.shape else None
+        remember(pushed, context, tiles, spots)
+        shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
         mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, html rendered on demand]
         for connection in connections:
             if not connection.alive:  # cut off or closing: its handler is about to unregister it
@@ -151,27 +142,39 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 connection.close()
                 continue
             lang = getattr(connection, "lang", LANGUAGES[0])
-            shared = shared_in.get(lang)
+            whole = decision is None or connection.seq != after
+            shared = shared_in.get((lang, whole))
             if shared is None:
                 context["seat"], context["panel"] = None, None
+                env = templates(lang)
                 with speaking(app, lang):
-                    shared = shared_in[lang] = templates(lang).get_template("_table.html").render(context)
+                    if whole:
+                        shared = render_table(env, context)
+                    else:
+                        shared = Pieces(env, context).delta(decision, after, spots)
+                shared_in[lang, whole] = shared
             if (seat, lang) not in mine:
                 context["seat"] = seat
                 context["panel"] = player_panel(table.match, seat) if table.match else None
                 mine[seat, lang] = [me_key(context), context["panel"], None]
             key, panel, html = mine[seat, lang]
-            # #table holds an empty #unseen: this viewer's counts follow it in the same message.
-            shared_and_unseen = shared + unseen_part(app, seat, unseen_of(panel), lang)
-            if key == connection.me_key:
-                connection.send(shared_and_unseen)
-                continue
-            if html is None:
-                context["seat"], context["panel"] = seat, panel
-                with speaking(app, lang):
-                    html = mine[seat, lang][2] = templates(lang).get_template("_me.html").render(context)
-            if connection.send(shared_and_unseen + html):
-                connection.me_key = key
+            message = shared
+            # #table holds an empty #unseen: a whole #table is always followed by this viewer's counts.
+            unseen = unseen_of(panel)
+            if whole or connection.unseen is None:
+                message += unseen_part(app, seat, unseen, lang)
+            elif unseen != connection.unseen:  # the counts that changed, each swapped by its id
+                message += "".join(unseen_count(app, n, count) for n, (was, count)
+                                   in enumerate(zip(connection.unseen, unseen, strict=True)) if was != count)
+            if key != connection.me_key:
+                if html is None:
+                    context["seat"], context["panel"] = seat, panel
+                    with speaking(app, lang):
+                        env = templates(lang)
+                        html = mine[seat, lang][2] = rendered(env, "_me.html", with_globals(env, context))
+                message += html
+            if connection.send(message):
+                connection.me_key, connection.unseen, connection.seq = key, unseen, pushed.seq
 
 
 UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts, language) -> #unseen
@@ -196,6 +199,17 @@ def unseen_part(app: Flask, seat: int | None, unseen: tuple | None, lang: str) -
             html = template.render(unseen=unseen, spectator=seat is None)
         UNSEEN_PARTS[key] = html.strip()
     return UNSEEN_PARTS[key]
+
+
+UNSEEN_COUNTS: dict[tuple[int, int], str] = {}  # (number, count) -> its part of #unseen
+
+
+def unseen_count(app: Flask, number: int, count: int) -> str:
+    """One number's count in #unseen (no words in it: the same in every language)."""
+    if (number, count) not in UNSEEN_COUNTS:
+        template = app.jinja_env.in_language(LANGUAGES[0]).get_template("_unseen_count.html")
+        UNSEEN_COUNTS[number, count] = template.render(number=number, count=count).strip()
+    return UNSEEN_COUNTS[number, count]
 
 
 def still_holds(table: Table, connection) -> bool:

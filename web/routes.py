@@ -6,6 +6,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     jsonify,
     make_response,
     redirect,
@@ -14,6 +15,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from game.errors import BadInput, GameError, StaleVersion
 from game.match import DEFAULT_TARGET, TARGETS
@@ -21,8 +23,9 @@ from game.variants import DEFAULT_VARIANT, VARIANTS
 from game.views import variant_menu
 from live.table import NAME_MAX, Table, clean_name
 
+from .i18n import current_language
 from .parts import fichas
-from .render import render_partials, table_context
+from .render import render_partials, render_table, table_context
 from .security import (
     browser_id,
     check_csrf,
@@ -195,8 +198,11 @@ def load_table(table_id: str) -> Table:
 
 
 def render_context(table: Table, seat: int | None) -> dict:
-    """A table page's context for this browser."""
-    return table_context(table, fichas().tables, seat)
+    """A table page's context for this browser, with its #table rendered."""
+    context = table_context(table, fichas().tables, seat)
+    env = current_app.jinja_env.in_language(current_language())
+    context["table_html"] = Markup(render_table(env, context))
+    return context
 
 
 def refusal(table: Table, error: GameError) -> Response:

@@ -30,12 +30,13 @@ from .hub import Connection
 from .i18n import viewer_language
 from .limits import Budget
 from .parts import fichas
-from .render import flash_alone, render_partials
+from .render import flash_alone, send_whole
 from .routes import bp, says
 from .security import my_seat, seat_holder
 
 log = logging.getLogger(__name__)
 ACTIONS = ("play", "pass", "draw", "next_round")  # what a page may send over its websocket
+REFRESH = '{"action":"refresh"}'  # a page that missed a push asks for the whole table (static/fichas.js)
 MESSAGES_PER_SECOND = 20  # frames a socket may send, sustained (config WS_MESSAGES_PER_SECOND)
 INBOX_MAX = 32  # moves read but not yet played; more means the client sends faster than it is served
 READ_BYTES = 4096  # read at a time before other sockets get their turn
@@ -173,9 +174,8 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
         with live.tables.locked(table) as table:  # a full refresh first (to all, if this seat came back)
             seat = connection.seat = my_seat(table)  # again under the lock: a seat may change hands
             live.hub.add(table.id, connection)
-            if not live.tables.connect(table, seat):
-                html, connection.me_key = render_partials(table, live.tables, seat)
-                connection.send(html)
+            if not live.tables.connect(table, seat):  # (if it did, that push sent this page the whole table)
+                send_whole(connection, table, live.tables)
         reader.start()
         started = True
         # This handler is the connection's writer (pushes are queued, never written under a
@@ -187,6 +187,10 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
             connection.flush(timeout=wait)
             done = connection.done  # looked at first: moves read before the socket ended are played
             while connection.alive and (message := reader.next()) is not None:
+                if message == REFRESH:  # the page missed a push (static/fichas.js)
+                    with live.tables.locked(table) as table:
+                        send_whole(connection, table, live.tables)
+                    continue
                 refused, moved_at = websocket_action(live.tables, table, seat, message, moved_at)
                 if refused is not None:
                     connection.send(refused)

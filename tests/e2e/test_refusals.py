@@ -34,7 +34,7 @@ class HeldPushes:
         page_side.connect_to_server().on_message(self._from_server)
 
     def _from_server(self, message: str) -> None:
-        if self.holding and 'id="table"' in message:
+        if self.holding and 'id="version"' in message:  # a whole #table, or its changed pieces
             self.held.append(message)
         else:
             self.page_side.send(message)

@@ -15,14 +15,15 @@ import time
 from contextlib import closing
 from urllib.parse import urlsplit
 
-from helpers import VERSION, Browser, version_of
+from helpers import VERSION, Browser, swaps, version_of
 from web.security import CSRF_COOKIE, SEAT_COOKIE
 
 # Any "a-b" that reads as a tile: not inside a word or a token (ids and CSRF tokens use - too).
 TILE_TEXT = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")
 DATA_TILE = re.compile(r'data-tile="([^"]*)"')
-SEAT_PANEL = re.compile(r'<article class="([^"]*)" data-seat="(\d+)">(.*?)</article>', re.S)
+SEAT_PANEL = re.compile(r'<article class="([^"]*)" data-seat="(\d+)"[^>]*>(.*?)</article>', re.S)
 CLOCK = re.compile(r'data-remaining-ms="\d+">\d+<')
+PUSH_NUMBER = re.compile(r' data-(?:seq|after)="\d+"')  # counts this process's pushes (web/pieces.py)
 # A tile named in words for screen readers ("six–four"; "seis–cuatro"; "seks–fire"), in either order.
 NUMBER_WORDS = {"en": ("blank", "one", "two", "three", "four", "five", "six"),
                 "es": ("blanco", "uno", "dos", "tres", "cuatro", "cinco", "seis"),
@@ -104,8 +105,8 @@ def you_of(text: str) -> str:
 
 
 def stable(text: str) -> str:
-    """A partial without its countdowns (the time left differs between two renders)."""
-    return CLOCK.sub("data-remaining-ms>…<", text)
+    """A partial without its countdowns (the time left differs between two renders) and push numbers."""
+    return PUSH_NUMBER.sub("", CLOCK.sub("data-remaining-ms>…<", text))
 
 
 def page(browser: Browser, url: str) -> str:
@@ -295,23 +296,9 @@ def wait_new(player, start: int, predicate, timeout: float = 5.0) -> str:
     return found
 
 
-EMPTY_UNSEEN = '<div id="unseen" class="unseen"></div>'  # in #table, filled by the #unseen after it
-UNSEEN_PART = re.compile(r'<div id="unseen"[^>]*>(?:.*?</dl>\s*)?</div>', re.S)  # see web/render.py
-
-
 def fold(messages) -> str:
-    """What a browser shows after swapping these messages in order: the latest #table and #me.
-
-    A push always carries the shared #table, then the viewer's #unseen (which takes the place
-    of #table's empty one) and the viewer's own #me only when that changed.
-    """
-    table = me = ""
-    for message in messages:
-        if shared := section(message, "table"):
-            own = UNSEEN_PART.search(message.replace(shared, ""))
-            table = shared.replace(EMPTY_UNSEEN, own.group(0), 1) if own else shared
-        me = section(message, "me") or me
-    return table + me
+    """What a browser shows of #table and #me after swapping these pushes in, in order (helpers/swaps.py)."""
+    return swaps.fold(messages)
 
 
 def screen(player, version: int, timeout: float = 5.0) -> str:

@@ -38,7 +38,9 @@ def next_move(players: list[LivePlayer]) -> tuple[LivePlayer, dict] | None:
     if version_of(me) != int(version):
         return None  # that seat's push is not in yet
     options = [{"action": "play", "end": "left", "tile": tile} for tile in PAGE.FITS_LABEL.findall(me)]
-    options += [json.loads(html.unescape(values)) for values in PAGE.FITS_BUTTON.findall(me)]
+    # A tile's button sends its own values merged with #hand's (the action).
+    options += [{"action": "play", **json.loads(html.unescape(values))}
+                for values in PAGE.FITS_BUTTON.findall(me)]
     options = options or [json.loads(html.unescape(values)) for values in PAGE.FORCED.findall(me)]
     return (player, {**options[0], "version": version}) if options else None
 

@@ -19,6 +19,7 @@ from helpers.pages import db_rows, flash_text, hand_texts, line_of, seat_up, tab
 
 FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="[^"]+" ws-send '
                          r"hx-vals='([^']*)'")
+HAND_VALUES = re.compile(r"<div id=\"hand\"[^>]*? hx-vals='([^']*)'")  # htmx merges them into each tile's
 
 
 @pytest.fixture
@@ -74,7 +75,7 @@ def test_a_move_sent_over_the_websocket_is_stored_and_reaches_every_seat(server)
 
 
 def test_the_glowing_tiles_send_exactly_what_the_server_accepts(make_server):
-    """What a click sends is the button's hx-vals plus the version: replay a whole round of them."""
+    """What a click sends is the button's hx-vals (and #hand's) plus the version: replay a whole round."""
     # Seed 2 deals a round in which, with these choices, a turn must choose an end and one must pass.
     server = make_server(START_CLOCK=False, PING_SECONDS=1, TABLES_OPTIONS={"rng": random.Random(2)})
     players, table = seated(server, "block", 2)
@@ -85,7 +86,8 @@ def test_the_glowing_tiles_send_exactly_what_the_server_accepts(make_server):
         player = players[rnd.turn]
         me = player.wait_version(version)
         me = next(m for m in reversed(player.messages) if '<section id="me"' in m)
-        choices = [json.loads(html.unescape(v)) for v in FITS_BUTTON.findall(me)]
+        inherited = json.loads(html.unescape(HAND_VALUES.search(me).group(1)))
+        choices = [{**inherited, **json.loads(html.unescape(v))} for v in FITS_BUTTON.findall(me)]
         both = re.findall(r'<label class="tile-btn fits" data-tile="([^"]+)"', me)
         if choices:
             values = choices[0]

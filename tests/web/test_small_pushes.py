@@ -1,0 +1,104 @@
+"""Small pushes: during a round a page gets only what changed, and what it then shows is the whole table."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import swaps, version_of
+from helpers.pages import seat_up, section, stable, twin, wait_until
+
+STAMP = '<input type="hidden" id="version"'
+
+
+def shown(messages) -> str:
+    """#table and #me as a page shows them after these pushes, without countdowns or push numbers."""
+    page = swaps.fold(messages)
+    return stable(section(page, "table") + section(page, "me"))
+
+
+def fresh_view(server, viewer) -> str:
+    """What a page opened now shows: a new tab of the same browser gets the whole table at once."""
+    tab = twin(server, viewer)
+    tab.connect()
+    try:
+        return shown([tab.wait_for(lambda m: m.lstrip().startswith('<section id="table"'))])
+    finally:
+        tab.close()
+
+
+def move(table, players, url, rng) -> None:
+    """The player to act makes a legal move over HTTP (the host starts the next round)."""
+    with table.lock:
+        phase, version, rnd = table.phase, table.version, table.match.round
+    if phase != "playing":
+        assert players[0].post(f"{url}/next-round", {"version": version}).status_code == 204
+        return
+    seat = rnd.turn
+    moves = rnd.playable(seat)
+    if moves:
+        tile, end = rng.choice(moves)
+        values = {"tile": tile.text, "end": end or "", "version": version}
+        response = players[seat].post(f"{url}/play", values)
+    elif rnd.must_draw(seat):
+        response = players[seat].post(f"{url}/draw", {"version": version})
+    else:
+        response = players[seat].post(f"{url}/pass", {"version": version})
+    assert response.status_code == 204, response.text
+
+
+@pytest.mark.parametrize(("variant", "seats", "seed"), [("partnership", 4, 5), ("draw", 3, 6)])
+def test_a_page_built_from_small_pushes_shows_the_whole_table(make_server, variant, seats, seed):
+    server = make_server(START_CLOCK=False, PING_SECONDS=1, TABLES_OPTIONS={"rng": random.Random(seed)})
+    url, players = seat_up(server, variant, seats)
+    spectator = server.player()
+    spectator.url = url
+    viewers = [*players, spectator]
+    for viewer in viewers:
+        viewer.connect()
+    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+    rng = random.Random(seed)
+    rounds_seen = set()
+    for step in range(70):
+        move(table, players, url, rng)
+        with table.lock:
+            version, over = table.version, table.match.over
+            rounds_seen.add(table.match.round.number)
+        for viewer in viewers:
+            viewer.wait_version(version)
+        # One viewer a step (each in turn) is compared with a page opened afresh.
+        viewer = viewers[step % len(viewers)]
+        with viewer.arrived:
+            messages = list(viewer.messages)
+        assert shown(messages) == fresh_view(server, viewer), f"step {step}, viewer {step % len(viewers)}"
+        if over:
+            break
+    assert len(rounds_seen) >= 2  # round boundaries were crossed
+    for viewer in viewers:
+        with viewer.arrived:
+            messages = list(viewer.messages)
+        small = [m for m in messages if m.startswith(STAMP)]
+        whole = [m for m in messages if m.lstrip().startswith('<section id="table"')]
+        assert len(small) > len(whole), "most pushes during play send only what changed"
+        playing = [m for m in whole if 'data-phase="playing"' in m]
+        assert sum(map(len, small)) / len(small) < sum(map(len, playing)) / len(playing)
+
+
+def test_a_page_that_asks_gets_the_whole_table(make_server):
+    server = make_server(START_CLOCK=False)
+    url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
+    for player in players:
+        player.connect()
+    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+    rng = random.Random(1)
+    for _ in range(3):
+        move(table, players, url, rng)
+    players[1].wait_version(table.version)
+    wait_until(lambda: players[1].latest().startswith(STAMP))
+    count = len(players[1].messages)
+    players[1].socket.send('{"action":"refresh"}')
+    wait_until(lambda: len(players[1].messages) > count)
+    answer = players[1].messages[count]
+    assert answer.lstrip().startswith('<section id="table"') and version_of(answer) == table.version
+    assert shown(players[1].messages) == shown([answer])

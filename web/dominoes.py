@@ -1,0 +1,71 @@
+"""The dominoes as HTML: each form rendered once at start-up; the line's tiles placed on the felt."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from flask import Flask
+from markupsafe import Markup
+
+from game.chain import Spot
+
+from .compact import Compact
+
+DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
+# A domino in the line, in three pieces: its spot's classes and its id go between them.
+IN_LINE: dict[tuple[int, int, bool], tuple[str, str, str]] = {}  # (a, b, cross) -> pieces
+CLASSES, ID = "\x01", "\x02"  # where those go when the pieces are rendered
+
+
+def render_dominoes(app: Flask) -> None:
+    """Render _domino.html once for every way a domino is shown (7 x 7 x in line x across)."""
+    if DOMINOES:
+        return
+    template = app.jinja_env.get_template("_domino.html")
+    for a, b, in_line, cross in product(range(7), range(7), (False, True), (False, True)):
+        html = template.render(a=a, b=b, in_line=in_line, cross=cross).strip()
+        DOMINOES[a, b, in_line, cross] = Markup(html)
+        if in_line:
+            html = template.render(a=a, b=b, in_line=True, cross=cross, at=CLASSES, key=ID).strip()
+            head, rest = html.split(CLASSES)
+            IN_LINE[a, b, cross] = (head, *rest.split(ID))
+
+
+def domino(a: int, b: int, in_line: bool = False, cross: bool = False) -> Markup:
+    """A domino showing a then b (rendered at start-up: a push shows up to 40 of them)."""
+    return DOMINOES[a, b, in_line, cross]
+
+
+def spot_classes(spot: Spot) -> str:
+    """A spot on the felt as classes (static/fichas.css places them): " at x12 y-1 vert flip"."""
+    return f" at x{spot.x} y{spot.y}{' vert' if spot.vertical else ''}{' flip' if spot.flip else ''}"
+
+
+def tiles_of(rnd: dict, spots: list[Spot]) -> list[tuple[str, str]]:
+    """The line's tiles as (id, html) in line order, each placed by classes at its spot.
+
+    Each keeps its id and spot as the line grows (a push sends only new tiles and changed marks);
+    the latest tile placed is marked `last` (and `fresh` if it was the latest move). String joins,
+    not a template per tile: a line holds up to 28.
+    """
+    last = rnd["last"]
+    mark = " last fresh" if rnd["fresh"] else " last"
+    tiles = []
+    for i, ((a, b), spot) in enumerate(zip(rnd["line"], spots, strict=True)):
+        head, middle, tail = IN_LINE[a, b, spot.cross]
+        classes = spot_classes(spot) + mark if i == last else spot_classes(spot)
+        tiles.append((f"t-{spot.key}", f"{head}{classes}{middle}t-{spot.key}{tail}"))
+    return tiles
+
+
+def domino_of(text: str) -> Markup:
+    """The domino for a tile written "a-b"."""
+    a, b = text.split("-")
+    return domino(int(a), int(b))
+
+
+def init_rendering(app: Flask) -> None:
+    """Templates get the domino helpers and lose their indentation; the dominoes are rendered once."""
+    app.jinja_env.add_extension(Compact)  # before any template is compiled
+    app.jinja_env.globals.update(domino=domino, domino_of=domino_of)
+    render_dominoes(app)

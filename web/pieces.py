@@ -1,0 +1,171 @@
+"""#table in pieces, and a push that sends only the pieces that changed since the one before.
+
+Every push of a table has a number (`seq`). A page that got push n-1 whole or in part can be sent
+push n as a delta: the stamp (version, moves, seq and `after`), what is announced, the seats whose
+facts changed, the facts over the felt, the new tiles of the line and the ones whose marks
+changed, the line's open ends when they moved, and the new moves of the log (the oldest shown one
+deleted), each swapped by its id (htmx out-of-band swaps). Only moves and presence during a round's
+play are sent so: a new round, its end, a new match or seat, a page that connects or missed a push
+get the whole #table. The keys below are language-free, so one delta per language in use is
+rendered from the same decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from game.views import LOG_SHOWN
+
+
+@dataclass
+class Pushed:
+    """What the pages of one table were last sent, as keys: the next push compares against them."""
+
+    seq: int = 0  # pushes so far
+    shape: tuple | None = None  # pushes of the same shape may be deltas (see `shape_of`)
+    seats: list = field(default_factory=list)  # each seat's facts (see `seat_key`)
+    ends: tuple | None = None  # the facts over the felt
+    targets: tuple | None = None  # the open ends and their spots
+    tiles: dict[str, str] = field(default_factory=dict)  # tile id -> its html, for the whole line
+    moves: int = 0  # moves of the round so far
+
+
+@dataclass
+class Decision:
+    """Which pieces this push sends to pages that got the push before (a delta), in any language."""
+
+    seats: list[int]  # seats whose facts changed
+    ends: bool
+    targets: bool
+    new_left: list[str]  # new tiles left of the line (html, in line order)
+    new_right: list[str]  # new tiles right of the line
+    changed: list[str]  # tiles already shown whose marks changed (html, each swapped by id)
+    moves: range  # the numbers of the new moves of the log
+    dropped: range  # the numbers of the moves no longer shown in the log
+
+
+def shape_of(context: dict) -> tuple | None:
+    """What must stay the same for a delta: the match, round, phase, seats and a started line."""
+    rnd = context["rnd"]
+    if context["phase"] != "playing" or rnd is None or not rnd["line"]:
+        return None  # waiting, a round's end or pause, a line not yet opened: the whole table
+    return (context["table"]["match_no"], rnd["number"], tuple(context["players"]), context["table"]["seats"])
+
+
+def seat_key(context: dict, s: int) -> tuple:
+    """Everything a seat shows during play (templates/_seat.html), its deadline for the clock."""
+    rnd, view = context["rnd"], context["view"]
+    player = view["players"][s] if view else None
+    turn = rnd is not None and rnd["turn"] == s
+    return (s < len(context["players"]), context["connected"][s] if s < len(context["players"]) else None,
+            repr(player), turn, context["due"] if turn else None)
+
+
+def ends_key(context: dict) -> tuple:
+    """Everything the facts over the felt show (templates/_ends.html)."""
+    rnd = context["rnd"]
+    return (rnd["number"], repr(rnd["ends"]), rnd["over"], rnd["opening_tile"], rnd["opener"],
+            rnd["draws"] and rnd["boneyard"], rnd["turn"])
+
+
+def decide(before: Pushed, context: dict, tiles: list[tuple[str, str]], targets: list[str]) -> Decision:
+    """What changed since the push `before` remembers (of the same shape)."""
+    seats = [s for s in range(context["table"]["seats"]) if seat_key(context, s) != before.seats[s]]
+    ends = ends_key(context)
+    shown = before.tiles
+    first_known = next((i for i, (key, _) in enumerate(tiles) if key in shown), len(tiles))
+    new_left = [html for key, html in tiles[:first_known]]
+    new_right = [html for key, html in tiles[first_known:] if key not in shown]
+    changed = [html for key, html in tiles[first_known:] if key in shown and shown[key] != html]
+    moves = context["rnd"]["moves"]
+    dropped = range(max(1, before.moves - LOG_SHOWN + 1), max(1, moves - LOG_SHOWN + 1))
+    return Decision(seats, ends != before.ends, targets_key(context, targets) != before.targets, new_left,
+                    new_right, changed, range(before.moves + 1, moves + 1), dropped)
+
+
+def targets_key(context: dict, spots: list[str]) -> tuple | None:
+    """Everything the line's open ends show (templates/_targets.html): their numbers and spots."""
+    rnd = context["rnd"]
+    return (repr(rnd["ends"]), rnd["over"], tuple(spots)) if rnd else None
+
+
+def remember(pushed: Pushed, context: dict, tiles: list[tuple[str, str]], targets: list[str]) -> None:
+    """Keep this push's keys: the next push is compared against them."""
+    pushed.shape = shape_of(context)
+    pushed.seats = [seat_key(context, s) for s in range(context["table"]["seats"])]
+    pushed.ends = ends_key(context) if context["rnd"] else None
+    pushed.targets = targets_key(context, targets)
+    pushed.tiles = dict(tiles)
+    pushed.moves = context["rnd"]["moves"] if context["rnd"] else 0
+
+
+def rendered(env: Environment, name: str, values: dict) -> str:
+    """A template rendered on `values`, which already hold the environment's globals.
+
+    Jinja's Template.render copies every global (about 30) into a new dict at each call, which
+    cost more than rendering a small piece; a push renders ten of them.
+    """
+    template = env.get_template(name)
+    return "".join(template.root_render_func(template.new_context(values, shared=True)))
+
+
+def with_globals(env: Environment, context: dict) -> dict:
+    """The values `rendered` takes: the environment's globals, then the context."""
+    return {**env.globals, **context}
+
+
+class Pieces:
+    """Renders #table's pieces in one language (its own compiled templates) for one state."""
+
+    def __init__(self, env: Environment, context: dict):
+        self.env, self.context, self.values = env, context, with_globals(env, context)
+
+    def render(self, name: str, **values) -> Markup:
+        """One piece: its template rendered with the table's context (and a seat or move)."""
+        return Markup(rendered(self.env, name, {**self.values, **values} if values else self.values).strip())
+
+    def seat(self, s: int) -> Markup:
+        return self.render("_seat.html", s=s)
+
+    def log_line(self, n: int) -> Markup:
+        """Move n of the round (the log holds the latest LOG_SHOWN)."""
+        rnd = self.context["rnd"]
+        return self.render("_log_line.html", e=rnd["log"][n - rnd["moves"] - 1], n=n)
+
+    def stamp(self, after: int | None = None) -> Markup:
+        return self.render("_stamp.html", after=after)
+
+    def whole(self, tiles: list[tuple[str, str]], spots) -> dict:
+        """Every piece, for the whole #table."""
+        rnd = self.context["rnd"]
+        seats = [self.seat(s) for s in range(self.context["table"]["seats"])]
+        pieces = {"stamp": self.stamp(), "seats": seats}
+        if rnd:
+            first = max(1, rnd["moves"] - len(rnd["log"]) + 1)
+            pieces.update(announce=self.render("_announce.html"), ends=self.render("_ends.html"),
+                          tiles=Markup("".join(html for _, html in tiles)),
+                          targets=self.render("_targets.html", spots=spots),
+                          log=Markup("".join(self.log_line(n) for n in range(rnd["moves"], first - 1, -1))))
+        return pieces
+
+    def delta(self, decision: Decision, after: int, spots) -> str:
+        """The pieces a page that got push `after` needs, each an out-of-band swap."""
+        parts = [self.stamp(after), self.render("_announce.html")]
+        parts += [self.seat(s) for s in decision.seats]
+        if decision.ends:
+            parts.append(self.render("_ends.html"))
+        if decision.new_left:
+            parts.append(f'<div hx-swap-oob="afterbegin:#line">{"".join(decision.new_left)}</div>')
+        if decision.new_right:  # the open ends' buttons come last in #line
+            parts.append(f'<div hx-swap-oob="beforebegin:#end-left">{"".join(decision.new_right)}</div>')
+        parts += decision.changed
+        if decision.targets:
+            parts.append(self.render("_targets.html", spots=spots))
+        if decision.moves:
+            lines = "".join(self.log_line(n) for n in reversed(decision.moves))
+            parts.append(f'<ol hx-swap-oob="afterbegin:#log">{lines}</ol>')
+        parts += [f'<li id="log-{n}" hx-swap-oob="delete"></li>' for n in decision.dropped]
+        return "".join(parts)
