@@ -106,6 +106,38 @@ def game_description(name: str) -> str:
     return lines.get(name, "")
 
 
+def pgettext(context: str, message: str) -> str:
+    """pgettext in the current catalog (pybabel extracts these calls)."""
+    return current_catalog().upgettext(context, message)
+
+
+TILE_NAMES: dict[tuple, str] = {}  # (catalog, high, low, where it fits) -> its name in words
+
+
+def tile_name(tile: dict) -> str:
+    """A tile of a hand in words for screen readers ("six–four, fits left"), in the current language.
+
+    Named in Python and kept: a hand's tiles are named at every push of its #me, in few ways.
+    """
+    ends = tile["ends"]
+    if len(ends) == 2 and ends[0] != ends[1]:
+        fits = "both"
+    else:
+        fits = ends[0] if ends and ends[0] in ("left", "right") else ("opens" if ends else "")
+    catalog = current_catalog()
+    key = (id(catalog), tile["high"], tile["low"], fits)
+    if key not in TILE_NAMES:
+        halves = (pgettext("a tile's half", "blank"), pgettext("a tile's half", "one"),
+                  pgettext("a tile's half", "two"), pgettext("a tile's half", "three"),
+                  pgettext("a tile's half", "four"), pgettext("a tile's half", "five"),
+                  pgettext("a tile's half", "six"))
+        words = _("%(high)s–%(low)s") % {"high": halves[tile["high"]], "low": halves[tile["low"]]}
+        sentences = {"both": _("%(tile)s, fits both ends"), "left": _("%(tile)s, fits left"),
+                     "right": _("%(tile)s, fits right"), "opens": _("%(tile)s, opens the round")}
+        TILE_NAMES[key] = sentences[fits] % {"tile": words} if fits else words
+    return TILE_NAMES[key]
+
+
 def team_label(side: int) -> str:
     """A team's badge: Team A, Team B."""
     return _("Team %(letter)s") % {"letter": "AB"[side]}
@@ -129,6 +161,6 @@ def init_i18n(app: Flask) -> None:
         pgettext=lambda c, s: current_catalog().upgettext(c, s),
         npgettext=lambda c, s, p, n: current_catalog().unpgettext(c, s, p, n))
     app.jinja_env.globals.update(languages=NAMES, viewer_language=viewer_language, game_title=game_title,
-                                 plural_index=plural_index,
+                                 plural_index=plural_index, tile_name=tile_name,
                                  game_description=game_description, team_label=team_label)
     app.register_blueprint(bp)
