@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 from flask import Flask
@@ -50,12 +51,15 @@ def tiles_of(rnd: dict, spots: list[Spot]) -> list[tuple[str, str]]:
     """
     last = rnd["last"]
     mark = " last fresh" if rnd["fresh"] else " last"
-    tiles = []
-    for i, ((a, b), spot) in enumerate(zip(rnd["line"], spots, strict=True)):
-        head, middle, tail = IN_LINE[a, b, spot.cross]
-        classes = spot_classes(spot) + mark if i == last else spot_classes(spot)
-        tiles.append((f"t-{spot.key}", f"{head}{classes}{middle}t-{spot.key}{tail}"))
-    return tiles
+    return [placed(a, b, spot, mark if i == last else "")
+            for i, ((a, b), spot) in enumerate(zip(rnd["line"], spots, strict=True))]
+
+
+@lru_cache(maxsize=8192)
+def placed(a: int, b: int, spot: Spot, mark: str) -> tuple[str, str]:
+    """One tile of the line at its spot, as (id, html); kept, since a push lays out the whole line."""
+    head, middle, tail = IN_LINE[a, b, spot.cross]
+    return f"t-{spot.key}", f"{head}{spot_classes(spot)}{mark}{middle}t-{spot.key}{tail}"
 
 
 def domino_of(text: str) -> Markup:

@@ -97,6 +97,15 @@ class WordingEnvironment(Environment):
             languages[lang] = env
         return languages[lang]
 
+    def getattr(self, obj, attribute):
+        """`a.b` in a template: for our views (dicts) the key first, instead of after a failed attribute."""
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass  # a dict's own attribute (`.items`), or undefined: as Jinja does
+        return super().getattr(obj, attribute)
+
     def get_template(self, name, parent=None, globals=None):
         """Templates asked of Flask's environment come from the current viewer's language."""
         if self.language is None:
