@@ -71,35 +71,31 @@ def ends_key(context: dict) -> tuple:
             rnd["draws"] and rnd["boneyard"], rnd["turn"])
 
 
-def decide(before: Pushed, context: dict, tiles: list[tuple[str, str]], targets: list[str]) -> Decision:
-    """What changed since the push `before` remembers (of the same shape)."""
-    seats = [s for s in range(context["table"]["seats"]) if seat_key(context, s) != before.seats[s]]
-    ends = ends_key(context)
-    shown = before.tiles
-    first_known = next((i for i, (key, _) in enumerate(tiles) if key in shown), len(tiles))
-    new_left = [html for key, html in tiles[:first_known]]
-    new_right = [html for key, html in tiles[first_known:] if key not in shown]
-    changed = [html for key, html in tiles[first_known:] if key in shown and shown[key] != html]
-    moves = context["rnd"]["moves"]
-    dropped = range(max(1, before.moves - LOG_SHOWN + 1), max(1, moves - LOG_SHOWN + 1))
-    return Decision(seats, ends != before.ends, targets_key(context, targets) != before.targets, new_left,
-                    new_right, changed, range(before.moves + 1, moves + 1), dropped)
-
-
 def targets_key(context: dict, spots: list[str]) -> tuple | None:
     """Everything the line's open ends show (templates/_targets.html): their numbers and spots."""
     rnd = context["rnd"]
     return (repr(rnd["ends"]), rnd["over"], tuple(spots)) if rnd else None
 
 
-def remember(pushed: Pushed, context: dict, tiles: list[tuple[str, str]], targets: list[str]) -> None:
-    """Keep this push's keys: the next push is compared against them."""
-    pushed.shape = shape_of(context)
-    pushed.seats = [seat_key(context, s) for s in range(context["table"]["seats"])]
-    pushed.ends = ends_key(context) if context["rnd"] else None
-    pushed.targets = targets_key(context, targets)
-    pushed.tiles = dict(tiles)
-    pushed.moves = context["rnd"]["moves"] if context["rnd"] else 0
+def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: list[str]) -> Pushed:
+    """Push `seq` as keys: what the next push is compared against."""
+    rnd = context["rnd"]
+    return Pushed(seq, shape_of(context), [seat_key(context, s) for s in range(context["table"]["seats"])],
+                  ends_key(context) if rnd else None, targets_key(context, spots), dict(tiles),
+                  rnd["moves"] if rnd else 0)
+
+
+def decide(before: Pushed, now: Pushed, tiles: list[tuple[str, str]]) -> Decision:
+    """What changed from the push `before` to the push `now` (of the same shape); tiles in line order."""
+    seats = [s for s, (was, key) in enumerate(zip(before.seats, now.seats, strict=True)) if was != key]
+    shown = before.tiles
+    first_known = next((i for i, (key, _) in enumerate(tiles) if key in shown), len(tiles))
+    new_left = [html for key, html in tiles[:first_known]]
+    new_right = [html for key, html in tiles[first_known:] if key not in shown]
+    changed = [html for key, html in tiles[first_known:] if key in shown and shown[key] != html]
+    dropped = range(max(1, before.moves - LOG_SHOWN + 1), max(1, now.moves - LOG_SHOWN + 1))
+    return Decision(seats, now.ends != before.ends, now.targets != before.targets, new_left, new_right,
+                    changed, range(before.moves + 1, now.moves + 1), dropped)
 
 
 def rendered(env: Environment, name: str, values: dict) -> str:

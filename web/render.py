@@ -12,7 +12,7 @@ from live.tables import HANDOVER_PHASES, Tables
 from .dominoes import spot_classes, tiles_of
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
-from .pieces import Pieces, Pushed, decide, remember, rendered, shape_of, with_globals
+from .pieces import Pieces, Pushed, decide, rendered, snapshot, with_globals
 
 
 def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
@@ -118,20 +118,19 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
     for pages whose #me changed; #unseen only when this viewer's counts changed.
     """
     connections = hub.connections(table.id)
-    pushed = pushed_of(table)
-    after, pushed.seq = pushed.seq, pushed.seq + 1
+    before = pushed_of(table)
+    after = before.seq
     if not connections:
-        pushed.shape = None  # nobody saw it: whoever comes gets the whole table
+        table.pushed = Pushed(after + 1)  # nobody saw it: whoever comes gets the whole table
         return
     # Straight to Jinja: partials need none of render_template's per-call context processors.
     templates = app.jinja_env.in_language  # each language has its own compiled templates
     with app.app_context():
         context = table_context(table, tables, None)
-        context["panel"] = None
+        context["panel"], context["seq"] = None, after + 1  # this push's number, in its stamp
         tiles, spots = line_of(context)
-        shape = shape_of(context)
-        decision = decide(pushed, context, tiles, spots) if shape and shape == pushed.shape else None
-        remember(pushed, context, tiles, spots)
+        now = table.pushed = snapshot(after + 1, context, tiles, spots)
+        decision = decide(before, now, tiles) if now.shape and now.shape == before.shape else None
         shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
         mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, html rendered on demand]
         for connection in connections:
@@ -174,7 +173,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                         html = mine[seat, lang][2] = rendered(env, "_me.html", with_globals(env, context))
                 message += html
             if connection.send(message):
-                connection.me_key, connection.unseen, connection.seq = key, unseen, pushed.seq
+                connection.me_key, connection.unseen, connection.seq = key, unseen, now.seq
 
 
 UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts, language) -> #unseen
