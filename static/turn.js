@@ -54,6 +54,21 @@
     return table ? {round: Number(table.dataset.round), moves: Number(table.dataset.moves)} : null;
   }
 
+  // When a turn begins, the line's open ends in sight: on a phone the hand panel (#me, sticky at
+  // the bottom) can cover them. The page scrolls just enough, once a turn.
+  function showEnds() {
+    var me = document.getElementById("me");
+    var ends = [document.getElementById("end-left"), document.getElementById("end-right")];
+    if (!me || !ends[0] || !ends[1]) return;
+    var top = Math.min(ends[0].getBoundingClientRect().top, ends[1].getBoundingClientRect().top);
+    var bottom = Math.max(ends[0].getBoundingClientRect().bottom, ends[1].getBoundingClientRect().bottom);
+    var limit = me.getBoundingClientRect().top - 8;
+    var by = 0;
+    if (bottom > limit) by = Math.min(bottom - limit, Math.max(0, top - 8));
+    else if (top < 0) by = top - 8;
+    if (by) window.scrollBy(0, by);
+  }
+
   // After every swap: the title follows #me's turn; a new turn chimes and buzzes.
   function follow() {
     var main = document.querySelector("main.play");
@@ -63,6 +78,7 @@
     if (now === mine) return;
     mine = now;
     document.title = mine ? main.dataset.turnTitle : baseTitle;
+    if (mine) showEnds();
     if (mine && !document.hidden) { chime(); buzz(); }
     if (mine && document.hidden) chime(); // a background tab can still be heard
   }

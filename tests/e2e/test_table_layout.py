@@ -136,6 +136,9 @@ def test_a_round_seen_round_the_table_chain_last_tile_title_and_result(people, m
             break
         actor = players[turn]
         expect(actor.page).to_have_title(TURN_TITLE)  # 3. the tab says it is your turn...
+        if actor.page.locator("#end-left").count():  # ...the open ends in sight, clear of the hand
+            for end in ("#end-left", "#end-right"):
+                in_viewport_and_clear(actor.page, end)
         for other in players:
             if other is not actor:
                 expect(other.page).not_to_have_title(TURN_TITLE)
