@@ -1,8 +1,8 @@
-"""Templates without their own indentation: whitespace in a template's text is one space, or none
-between two tags on different lines.
+"""Templates without their own indentation: each run of whitespace in a template's text is one space.
 
 Browsers collapse those runs anyway (Fichas renders no <pre> or <textarea>), so the page reads the
-same while every push and page is smaller: about a third of a push was the templates' indentation.
+same while every push and page is smaller. A space is kept where a line break was: between two
+inline elements (a label and its button) it is what the reader sees.
 Done once, when a template is compiled; the values rendered into it are left as they are.
 """
 
@@ -14,7 +14,6 @@ from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
 
 WHITESPACE = re.compile(r"\s+")
-BETWEEN_TAGS = re.compile(r">\s*\n\s*<")  # a line break between two tags: the indentation of markup
 
 
 class Compact(Extension):
@@ -23,6 +22,6 @@ class Compact(Extension):
     def filter_stream(self, stream: TokenStream):
         for token in stream:
             if token.type == "data":
-                yield Token(token.lineno, "data", WHITESPACE.sub(" ", BETWEEN_TAGS.sub("><", token.value)))
+                yield Token(token.lineno, "data", WHITESPACE.sub(" ", token.value))
             else:
                 yield token

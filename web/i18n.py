@@ -111,7 +111,7 @@ def pgettext(context: str, message: str) -> str:
     return current_catalog().upgettext(context, message)
 
 
-TILE_NAMES: dict[tuple, str] = {}  # (catalog, high, low, where it fits) -> its name in words
+TILE_NAMES: dict[tuple, str] = {}  # (language, high, low, where it fits) -> its name in words
 
 
 def tile_name(tile: dict) -> str:
@@ -124,8 +124,7 @@ def tile_name(tile: dict) -> str:
         fits = "both"
     else:
         fits = ends[0] if ends and ends[0] in ("left", "right") else ("opens" if ends else "")
-    catalog = current_catalog()
-    key = (id(catalog), tile["high"], tile["low"], fits)
+    key = (current_language(), tile["high"], tile["low"], fits)
     if key not in TILE_NAMES:
         halves = (pgettext("a tile's half", "blank"), pgettext("a tile's half", "one"),
                   pgettext("a tile's half", "two"), pgettext("a tile's half", "three"),

@@ -93,9 +93,15 @@ def decide(before: Pushed, now: Pushed, tiles: list[tuple[str, str]]) -> Decisio
     new_left = [html for key, html in tiles[:first_known]]
     new_right = [html for key, html in tiles[first_known:] if key not in shown]
     changed = [html for key, html in tiles[first_known:] if key in shown and shown[key] != html]
-    dropped = range(max(1, before.moves - LOG_SHOWN + 1), max(1, now.moves - LOG_SHOWN + 1))
+    # The log shows the latest LOG_SHOWN moves: one push may add more (a timed-out turn in Draw is
+    # every tile drawn, then the play), so only those still shown are sent, and the shown ones
+    # that fell out of it deleted.
+    shown_before = max(1, before.moves - LOG_SHOWN + 1)
+    shown_now = max(1, now.moves - LOG_SHOWN + 1)
+    added = range(max(before.moves + 1, shown_now), now.moves + 1)
+    dropped = range(shown_before, min(before.moves + 1, shown_now))
     return Decision(seats, now.ends != before.ends, now.targets != before.targets, new_left, new_right,
-                    changed, range(before.moves + 1, now.moves + 1), dropped)
+                    changed, added, dropped)
 
 
 def rendered(env: Environment, name: str, values: dict) -> str:

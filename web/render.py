@@ -90,11 +90,21 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
 
 
 def send_whole(connection, table: Table, tables: Tables) -> None:
-    """Send one page the whole table (it connected, or missed a push); later pushes follow this one."""
+    """Send one page the whole table (it connected, or missed a push); later pushes follow this one.
+
+    Once per push at most (asking again before the next push gets nothing more: a page cannot
+    make the table render for it in a loop), and never a seat's hand to a page whose seat changed hands.
+    """
+    seq = pushed_of(table).seq
+    if connection.whole_at == seq:
+        return
+    if not still_holds(table, connection):
+        connection.close()
+        return
     html, context = whole_page(table, tables, connection.seat)
     if connection.send(html):
         connection.me_key, connection.unseen = me_key(context), unseen_of(context["panel"])
-        connection.seq = context["seq"]
+        connection.seq = connection.whole_at = seq
 
 
 def whole_page(table: Table, tables: Tables, seat: int | None, oob: bool = False,
@@ -105,6 +115,8 @@ def whole_page(table: Table, tables: Tables, seat: int | None, oob: bool = False
     lang = current_language()
     env = current_app.jinja_env.in_language(lang)
     unseen = unseen_part(current_app, seat, unseen_of(context["panel"]), lang)
+    if oob and unseen:  # an HTTP answer's main part goes to #flash: #unseen goes to its place
+        unseen = unseen.replace('<div id="unseen"', '<div id="unseen" hx-swap-oob="true"', 1)
     me = rendered(env, "_me.html", with_globals(env, context))
     return render_table(env, context) + unseen + me, context
 

@@ -190,6 +190,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
                 if message == REFRESH:  # the page missed a push (static/fichas.js)
                     with live.tables.locked(table) as table:
                         send_whole(connection, table, live.tables)
+                    time.sleep(0)
                     continue
                 refused, moved_at = websocket_action(live.tables, table, seat, message, moved_at)
                 if refused is not None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
+from game.views import LOG_SHOWN
 from helpers import swaps, version_of
 from helpers.pages import seat_up, section, stable, twin, wait_until
 
@@ -85,6 +87,44 @@ def test_a_page_built_from_small_pushes_shows_the_whole_table(make_server, varia
         assert sum(map(len, small)) / len(small) < sum(map(len, playing)) / len(playing)
 
 
+class Clock:
+    """The tables' clock, moved by the test."""
+
+    def __init__(self):
+        self.at = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.at
+
+
+def test_a_turn_played_by_the_table_with_many_draws_reaches_every_page(make_server):
+    """In Draw a timed-out turn is every tile drawn, then the play: more moves than the log shows."""
+    clock = Clock()
+    server = make_server(START_CLOCK=False, TABLES_OPTIONS={"rng": random.Random(8), "now": clock})
+    url, players = seat_up(server, "draw", 2, ("Ana", "Bea"))
+    spectator = server.player()
+    spectator.url = url
+    viewers = [*players, spectator]
+    for viewer in viewers:
+        viewer.connect()
+    tables = server.app.extensions["fichas"].tables
+    table = tables.get(url.rsplit("/", 1)[1])
+    rng = random.Random(8)
+    for _ in range(9):  # seed 8: then the seat to play must draw 13 tiles before one fits
+        move(table, players, url, rng)
+    with table.lock:
+        rnd = table.match.round
+        assert len(rnd.check_auto(rnd.turn)) > LOG_SHOWN + 1, "the seeded deal no longer makes a long turn"
+    clock.at += 3600
+    assert tables.expire(table.id)
+    for viewer in viewers:
+        viewer.wait_version(table.version)
+        with viewer.arrived:
+            messages = list(viewer.messages)
+        assert messages[-1].startswith(STAMP)  # a push of changed pieces...
+        assert shown(messages) == fresh_view(server, viewer)  # ...that leaves the page as a fresh one
+
+
 def test_a_page_that_asks_gets_the_whole_table(make_server):
     server = make_server(START_CLOCK=False)
     url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
@@ -97,8 +137,16 @@ def test_a_page_that_asks_gets_the_whole_table(make_server):
     players[1].wait_version(table.version)
     wait_until(lambda: players[1].latest().startswith(STAMP))
     count = len(players[1].messages)
-    players[1].socket.send('{"action":"refresh"}')
+    # Asked four times before anything changed: answered once (a page cannot make the table render
+    # for it in a loop).
+    for _ in range(4):
+        players[1].socket.send('{"action":"refresh"}')
     wait_until(lambda: len(players[1].messages) > count)
     answer = players[1].messages[count]
     assert answer.lstrip().startswith('<section id="table"') and version_of(answer) == table.version
     assert shown(players[1].messages) == shown([answer])
+    time.sleep(0.3)  # the other three asks are read and let go
+    move(table, players, url, rng)
+    players[1].wait_version(table.version)
+    later = players[1].messages[count + 1:]
+    assert len(later) == 1 and later[0].startswith(STAMP), later
