@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jinja2 import Environment
+from jinja2.runtime import new_context
 from markupsafe import Markup
 
 from game.views import LOG_SHOWN
@@ -108,10 +109,14 @@ def rendered(env: Environment, name: str, values: dict) -> str:
     """A template rendered on `values`, which already hold the environment's globals.
 
     Jinja's Template.render copies every global (about 30) into a new dict at each call, which
-    cost more than rendering a small piece; a push renders ten of them.
+    cost more than rendering a small piece; a push renders ten of them. (Templates rendered so
+    import no macros "with context": none of ours does.)
     """
     template = env.get_template(name)
-    return "".join(template.root_render_func(template.new_context(values, shared=True)))
+    # No globals for the context to list either: Template.new_context would make a set of the
+    # template's globals (a ChainMap) at every render; `values` already hold them.
+    context = new_context(env, template.name, template.blocks, values, shared=True, globals=None)
+    return "".join(template.root_render_func(context))
 
 
 def with_globals(env: Environment, context: dict) -> dict:
