@@ -154,10 +154,10 @@ def init_i18n(app: Flask) -> None:
     app.config.setdefault("LANGUAGES", LANGUAGES)  # a test may add one (a pseudo-locale)
     Babel(app, locale_selector=viewer_language)
     app.jinja_env.install_gettext_callables(  # as Flask-Babel's, reading the catalog set above
-        lambda s: current_catalog().ugettext(s),
+        _,
         lambda s, p, n: current_catalog().ungettext(s, p, n),
         newstyle=True,
-        pgettext=lambda c, s: current_catalog().upgettext(c, s),
+        pgettext=pgettext,
         npgettext=lambda c, s, p, n: current_catalog().unpgettext(c, s, p, n))
     app.jinja_env.globals.update(languages=NAMES, viewer_language=viewer_language, game_title=game_title,
                                  plural_index=plural_index, tile_name=tile_name,

@@ -49,11 +49,19 @@ def line_of(context: dict) -> tuple[list[tuple[str, str]], list[str]]:
     return tiles_of(rnd, spots), [spot_classes(spot) for spot in ends] if ends else ["", ""]
 
 
-def render_table(env, context: dict) -> str:
-    """The whole #table in the language of `env` (web/wording.py), from its pieces."""
-    tiles, spots = line_of(context)
+def render_table(env, context: dict, line: tuple | None = None) -> str:
+    """The whole #table in the language of `env` (web/wording.py), from its pieces.
+
+    `line`: the line's tiles and ends as `line_of` gives them, when the caller has them already.
+    """
+    tiles, spots = line or line_of(context)
     pieces = Pieces(env, context).whole(tiles, spots)
     return rendered(env, "_table.html", {**with_globals(env, context), "pieces": pieces}).strip()
+
+
+def render_me(env, context: dict) -> str:
+    """The viewer's own #me (context's seat and panel) in the language of `env`."""
+    return rendered(env, "_me.html", with_globals(env, context))
 
 
 def me_key(context: dict) -> tuple:
@@ -117,8 +125,7 @@ def whole_page(table: Table, tables: Tables, seat: int | None, oob: bool = False
     unseen = unseen_part(current_app, seat, unseen_of(context["panel"]), lang)
     if oob and unseen:  # an HTTP answer's main part goes to #flash: #unseen goes to its place
         unseen = unseen.replace('<div id="unseen"', '<div id="unseen" hx-swap-oob="true"', 1)
-    me = rendered(env, "_me.html", with_globals(env, context))
-    return render_table(env, context) + unseen + me, context
+    return render_table(env, context) + unseen + render_me(env, context), context
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
@@ -160,7 +167,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 env = templates(lang)
                 with speaking(app, lang):
                     if whole:
-                        shared = render_table(env, context)
+                        shared = render_table(env, context, (tiles, spots))
                     else:
                         shared = Pieces(env, context).delta(decision, after, spots)
                 shared_in[lang, whole] = shared
@@ -181,8 +188,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 if html is None:
                     context["seat"], context["panel"] = seat, panel
                     with speaking(app, lang):
-                        env = templates(lang)
-                        html = mine[seat, lang][2] = rendered(env, "_me.html", with_globals(env, context))
+                        html = mine[seat, lang][2] = render_me(templates(lang), context)
                 message += html
             if connection.send(message):
                 connection.me_key, connection.unseen, connection.seq = key, unseen, now.seq
