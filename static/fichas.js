@@ -68,6 +68,15 @@
     table.dataset.version = version.value;
     table.dataset.moves = version.dataset.moves;
     table.dataset.seq = version.dataset.seq;
+    // Marks a push of changed pieces does not re-send: whose turn it is, and the latest tile
+    // (fresh while it is the latest move).
+    table.querySelectorAll("article.seat").forEach(function (seat) {
+      seat.classList.toggle("turn", seat.dataset.seat === version.dataset.turn);
+    });
+    table.querySelectorAll("#line .last").forEach(function (tile) {
+      if (tile.id !== version.dataset.last) tile.classList.remove("last", "fresh");
+      else if (!version.dataset.fresh) tile.classList.remove("fresh");
+    });
   });
   // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
   // A close with 1008 (policy violation: this page sent too much) is final: the page shows the

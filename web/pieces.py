@@ -1,13 +1,14 @@
 """#table in pieces, and a push that sends only the pieces that changed since the one before.
 
 Every push of a table has a number (`seq`). A page that got push n-1 whole or in part can be sent
-push n as a delta: the stamp (version, moves, seq and `after`), what is announced, the seats whose
-facts changed, the facts over the felt, the new tiles of the line and the ones whose marks
-changed, the line's open ends when they moved, and the new moves of the log (the oldest shown one
-deleted), each swapped by its id (htmx out-of-band swaps). Only moves and presence during a round's
-play are sent so: a new round, its end, a new match or seat, a page that connects or missed a push
-get the whole #table. The keys below are language-free, so one delta per language in use is
-rendered from the same decision.
+push n as a delta: the stamp (version, moves, whose turn, the latest tile, seq and `after`), what is
+announced, the seats whose lasting facts changed, the tile counts and clocks that changed, the facts
+over the felt, the new tiles of the line, the line's open ends when they moved, and the new moves of
+the log (the oldest shown one deleted), each swapped by its id (htmx out-of-band swaps). The turn's
+highlight and the latest tile's mark are not re-sent: static/fichas.js moves them as each stamp says.
+Only moves and presence during a round's play are sent so: a new round, its end, a new match or
+seat, a page that connects or missed a push get the whole #table. The keys below are language-free,
+so one delta per language in use is rendered from the same decision.
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ class Pushed:
 
     seq: int = 0  # pushes so far
     shape: tuple | None = None  # pushes of the same shape may be deltas (see `shape_of`)
-    seats: list = field(default_factory=list)  # each seat's facts (see `seat_key`)
+    seats: list = field(default_factory=list)  # each seat's lasting facts (see `seat_key`)
+    counts: list = field(default_factory=list)  # each seat's tile count (None: none shown)
+    clock: tuple | None = None  # whose clock runs, and its deadline
     ends: tuple | None = None  # the facts over the felt
     targets: tuple | None = None  # the open ends and their spots
-    tiles: dict[str, str] = field(default_factory=dict)  # tile id -> its html, for the whole line
+    tiles: frozenset[str] = frozenset()  # the ids of the line's tiles (a tile never moves once placed)
     moves: int = 0  # moves of the round so far
 
 
@@ -38,12 +41,14 @@ class Pushed:
 class Decision:
     """Which pieces this push sends to pages that got the push before (a delta), in any language."""
 
-    seats: list[int]  # seats whose facts changed
+    seats: list[int]  # seats whose lasting facts changed (re-sent whole)
+    counts: list[int]  # other seats whose tile count changed
+    clocks: list[int]  # other seats whose clock changed (started, stopped or restarted)
     ends: bool
     targets: bool
     new_left: list[str]  # new tiles left of the line (html, in line order)
     new_right: list[str]  # new tiles right of the line
-    changed: list[str]  # tiles already shown whose marks changed (html, each swapped by id)
+    last: str  # the id of the latest tile placed ("" if none): the stamp marks it
     moves: range  # the numbers of the new moves of the log
     dropped: range  # the numbers of the moves no longer shown in the log
 
@@ -57,12 +62,25 @@ def shape_of(context: dict) -> tuple | None:
 
 
 def seat_key(context: dict, s: int) -> tuple:
-    """Everything a seat shows during play (templates/_seat.html), its deadline for the clock."""
-    rnd, view = context["rnd"], context["view"]
+    """What a seat shows during play (templates/_seat.html) but its tile count and its clock."""
+    view = context["view"]
     player = view["players"][s] if view else None
-    turn = rnd is not None and rnd["turn"] == s
-    return (s < len(context["players"]), context["connected"][s] if s < len(context["players"]) else None,
-            repr(player), turn, context["due"] if turn else None)
+    if s >= len(context["players"]):
+        return (False,)
+    return (True, context["connected"][s], player and (tuple(player["missing"]), "hand" in player))
+
+
+def count_of(context: dict, s: int) -> int | None:
+    """The tile count a seat shows (templates/_count.html), None if it shows none."""
+    view = context["view"]
+    return view["players"][s]["tiles"] if view and s < len(context["players"]) else None
+
+
+def clock_key(context: dict) -> tuple:
+    """Whose clock runs and until when (templates/_clock.html)."""
+    rnd = context["rnd"]
+    turn = rnd["turn"] if rnd else None
+    return (turn, context["due"] if turn is not None and context["remaining_ms"] is not None else None)
 
 
 def ends_key(context: dict) -> tuple:
@@ -81,19 +99,23 @@ def targets_key(context: dict, spots: list[str]) -> tuple | None:
 def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: list[str]) -> Pushed:
     """Push `seq` as keys: what the next push is compared against."""
     rnd = context["rnd"]
-    return Pushed(seq, shape_of(context), [seat_key(context, s) for s in range(context["table"]["seats"])],
-                  ends_key(context) if rnd else None, targets_key(context, spots), dict(tiles),
-                  rnd["moves"] if rnd else 0)
+    seats = range(context["table"]["seats"])
+    return Pushed(seq, shape_of(context), [seat_key(context, s) for s in seats], [count_of(context, s) for s in seats],
+                  clock_key(context), ends_key(context) if rnd else None, targets_key(context, spots),
+                  frozenset(key for key, _ in tiles), rnd["moves"] if rnd else 0)
 
 
-def decide(before: Pushed, now: Pushed, tiles: list[tuple[str, str]]) -> Decision:
+def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]]) -> Decision:
     """What changed from the push `before` to the push `now` (of the same shape); tiles in line order."""
     seats = [s for s, (was, key) in enumerate(zip(before.seats, now.seats, strict=True)) if was != key]
+    counts = [s for s, (was, count) in enumerate(zip(before.counts, now.counts, strict=True))
+              if was != count and s not in seats]
+    clocks = [] if before.clock == now.clock else [
+        s for s in {before.clock[0], now.clock[0]} if s is not None and s not in seats]
     shown = before.tiles
     first_known = next((i for i, (key, _) in enumerate(tiles) if key in shown), len(tiles))
     new_left = [html for key, html in tiles[:first_known]]
     new_right = [html for key, html in tiles[first_known:] if key not in shown]
-    changed = [html for key, html in tiles[first_known:] if key in shown and shown[key] != html]
     # The log shows the latest LOG_SHOWN moves: one push may add more (a timed-out turn in Draw is
     # every tile drawn, then the play), so only those still shown are sent, and the shown ones
     # that fell out of it deleted.
@@ -101,8 +123,33 @@ def decide(before: Pushed, now: Pushed, tiles: list[tuple[str, str]]) -> Decisio
     shown_now = max(1, now.moves - LOG_SHOWN + 1)
     added = range(max(before.moves + 1, shown_now), now.moves + 1)
     dropped = range(shown_before, min(before.moves + 1, shown_now))
-    return Decision(seats, now.ends != before.ends, now.targets != before.targets, new_left, new_right,
-                    changed, added, dropped)
+    return Decision(seats, counts, sorted(clocks), now.ends != before.ends, now.targets != before.targets,
+                    new_left, new_right, last_tile(rnd, tiles), added, dropped)
+
+
+def last_tile(rnd: dict | None, tiles: list[tuple[str, str]]) -> str:
+    """The id of the latest tile placed on the line, "" if none."""
+    return tiles[rnd["last"]][0] if rnd and rnd["last"] is not None else ""
+
+
+def stamp(context: dict, last: str, after: int | None = None) -> Markup:
+    """The table's version (every move posts it) and this push's numbers, in #version.
+
+    `seq` numbers the push; in a push of changed pieces `after` is the push it follows: a page
+    that did not get that one asks for the whole table (static/fichas.js, which also copies these
+    numbers onto #table and marks whose turn it is and the latest tile). Numbers only, no words:
+    written here, not by a template, as every push sends one.
+    """
+    rnd, version = context["rnd"], context["table"]["version"]
+    turn = "" if rnd is None or rnd["turn"] is None else rnd["turn"]
+    fresh = "1" if rnd and rnd["fresh"] else ""
+    follows = "" if after is None else f' data-after="{after}"'
+    return Markup(f'<input type="hidden" id="version" name="version" value="{version}" data-version="{version}"'
+                  f' data-moves="{rnd["moves"] if rnd else 0}" data-phase="{context["phase"]}" data-turn="{turn}"'
+                  f' data-last="{last}" data-fresh="{fresh}" data-seq="{context["seq"]}"{follows}>')
+
+
+COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles) -> a seat's count and backs
 
 
 def rendered(env: Environment, name: str, values: dict) -> str:
@@ -142,14 +189,19 @@ class Pieces:
         rnd = self.context["rnd"]
         return self.render("_log_line.html", e=rnd["log"][n - rnd["moves"] - 1], n=n)
 
-    def stamp(self, after: int | None = None) -> Markup:
-        return self.render("_stamp.html", after=after)
+    def count(self, s: int) -> Markup:
+        """A seat's tile count and the backs of its tiles (the same at every table: kept)."""
+        player = self.context["view"]["players"][s]
+        key = (self.env.language, s, player["tiles"])
+        if key not in COUNTS:
+            COUNTS[key] = self.render("_count.html", s=s, p=player) + self.render("_backs.html", s=s, p=player)
+        return COUNTS[key]
 
     def whole(self, tiles: list[tuple[str, str]], spots) -> dict:
         """Every piece, for the whole #table."""
         rnd = self.context["rnd"]
         seats = [self.seat(s) for s in range(self.context["table"]["seats"])]
-        pieces = {"stamp": self.stamp(), "seats": seats}
+        pieces = {"stamp": stamp(self.context, last_tile(rnd, tiles)), "seats": seats}
         if rnd:
             first = max(1, rnd["moves"] - len(rnd["log"]) + 1)
             pieces.update(announce=self.render("_announce.html"), ends=self.render("_ends.html"),
@@ -160,15 +212,16 @@ class Pieces:
 
     def delta(self, decision: Decision, after: int, spots) -> str:
         """The pieces a page that got push `after` needs, each an out-of-band swap."""
-        parts = [self.stamp(after), self.render("_announce.html")]
+        parts = [stamp(self.context, decision.last, after), self.render("_announce.html")]
         parts += [self.seat(s) for s in decision.seats]
+        parts += [self.count(s) for s in decision.counts]
+        parts += [self.render("_clock.html", s=s) for s in decision.clocks]
         if decision.ends:
             parts.append(self.render("_ends.html"))
         if decision.new_left:
             parts.append(f'<div hx-swap-oob="afterbegin:#line">{"".join(decision.new_left)}</div>')
         if decision.new_right:  # the open ends' buttons come last in #line
             parts.append(f'<div hx-swap-oob="beforebegin:#end-left">{"".join(decision.new_right)}</div>')
-        parts += decision.changed
         if decision.targets:
             parts.append(self.render("_targets.html", spots=spots))
         if decision.moves:

@@ -149,7 +149,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
         context["panel"], context["seq"] = None, after + 1  # this push's number, in its stamp
         tiles, spots = line_of(context)
         now = table.pushed = snapshot(after + 1, context, tiles, spots)
-        decision = decide(before, now, tiles) if now.shape and now.shape == before.shape else None
+        decision = decide(before, now, context["rnd"], tiles) if now.shape and now.shape == before.shape else None
         shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
         mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, html rendered on demand]
         for connection in connections:

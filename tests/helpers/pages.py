@@ -23,6 +23,7 @@ TILE_TEXT = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")
 DATA_TILE = re.compile(r'data-tile="([^"]*)"')
 SEAT_PANEL = re.compile(r'<article class="([^"]*)" data-seat="(\d+)"[^>]*>(.*?)</article>', re.S)
 CLOCK = re.compile(r'data-remaining-ms="\d+">\d+<')
+WHITE_SPACE = re.compile(r"\s+")
 PUSH_NUMBER = re.compile(r' data-(?:seq|after)="\d+"')  # counts this process's pushes (web/pieces.py)
 # A tile named in words for screen readers ("six–four"; "seis–cuatro"; "seks–fire"), in either order.
 NUMBER_WORDS = {"en": ("blank", "one", "two", "three", "four", "five", "six"),
@@ -105,8 +106,12 @@ def you_of(text: str) -> str:
 
 
 def stable(text: str) -> str:
-    """A partial without its countdowns (the time left differs between two renders) and push numbers."""
-    return PUSH_NUMBER.sub("", CLOCK.sub("data-remaining-ms>…<", text))
+    """A partial without its countdowns (the time left differs between two renders) and push numbers.
+
+    Runs of white space are one space, as a browser shows them: a piece pushed alone and the same
+    piece inside the whole table differ only in the blanks around it.
+    """
+    return WHITE_SPACE.sub(" ", PUSH_NUMBER.sub("", CLOCK.sub("data-remaining-ms>…<", text)))
 
 
 def page(browser: Browser, url: str) -> str:

@@ -77,7 +77,7 @@ def apply(page: str, message: str) -> str:
 
 
 def stamp_table(page: str) -> str:
-    """What static/fichas.js does after each push: #version's numbers copied onto #table."""
+    """What static/fichas.js does after each push: #version's numbers copied onto #table, the marks moved."""
     version, table = find(page, "version"), find(page, "table")
     if version is None or table is None:
         return page
@@ -85,7 +85,34 @@ def stamp_table(page: str) -> str:
     for name, value in (("version", version.attributes["value"]), ("moves", version.attributes["data-moves"]),
                         ("seq", version.attributes["data-seq"])):
         start_tag = re.sub(rf' data-{name}="[^"]*"', f' data-{name}="{value}"', start_tag, count=1)
-    return page[:table.start] + start_tag + page[table.inner_start:]
+    page = page[:table.start] + start_tag + page[table.inner_start:]
+    return marked(page, version.attributes)
+
+
+def classes_of(page: str, pattern: str, change) -> str:
+    """The page with the class attribute of every start tag matching `pattern` changed by change(tag, classes)."""
+    def edit(found: re.Match) -> str:
+        tag = found.group(0)
+        return re.sub(r' class="([^"]*)"', lambda c: f' class="{change(tag, c.group(1).split())}"', tag, count=1)
+    return re.sub(pattern, edit, page)
+
+
+def marked(page: str, stamp: dict) -> str:
+    """Whose turn it is (.turn on its seat) and the latest tile (.last, .fresh), as the stamp says."""
+    def seat(tag: str, classes: list[str]) -> str:
+        mine = re.search(r' data-seat="(\d+)"', tag).group(1) == stamp.get("data-turn")
+        classes = [c for c in classes if c != "turn"]
+        if mine:
+            classes.insert(1, "turn")
+        return " ".join(classes)
+
+    def tile(tag: str, classes: list[str]) -> str:
+        latest = re.search(r' id="([^"]*)"', tag).group(1) == stamp.get("data-last")
+        drop = () if latest and stamp.get("data-fresh") else ("fresh",) if latest else ("last", "fresh")
+        return " ".join(c for c in classes if c not in drop)
+
+    page = classes_of(page, r'<article class="seat[^"]*"[^>]*>', seat)
+    return classes_of(page, r'<span class="domino[^"]*\blast\b[^"]*"[^>]*>', tile)
 
 
 def fold(messages, page: str = '<section id="table"></section><section id="me"></section>') -> str:
