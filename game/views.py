@@ -7,6 +7,8 @@ are never in a view. Variants differ only through the facts their Variant gives.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .match import Match
 from .rules import Event, Round
 from .tiles import hand_points
@@ -15,8 +17,11 @@ from .variants import DEFAULT_VARIANT, VARIANTS, Variant
 LOG_SHOWN = 8  # moves listed in a view's log (the latest)
 
 
+@lru_cache(maxsize=64)
 def variant_facts(variant: Variant, seats: int) -> dict:
     """What templates may know of a variant played at `seats` seats: plain facts, no rules.
+
+    Kept (a few variants, a few seat counts): every push shows them. Read, never changed.
 
     draws: a seat that cannot place draws (the boneyard's size is worth showing);
     doubles_across: doubles are drawn across the line; teams: a side is a team (its name takes
@@ -167,7 +172,13 @@ def _sides(match: Match) -> list[dict]:
 
 
 def _side_name(match: Match, side: int) -> str:
-    return match.variant.side_name(side, match.players)
+    return _named(match.variant, side, tuple(match.players))
+
+
+@lru_cache(maxsize=4096)
+def _named(variant: Variant, side: int, players: tuple[str, ...]) -> str:
+    """A side's name (kept: every push names every side, and a table's names rarely change)."""
+    return variant.side_name(side, list(players))
 
 
 def _result(match: Match, rnd: Round) -> dict:

@@ -73,9 +73,9 @@ def me_key(context: dict) -> tuple:
     #me: they change at almost every move and travel as #unseen, after #table (see `publish`).
     """
     panel = context["panel"]
-    if panel:
-        panel = {name: value for name, value in panel.items() if name != "unseen"}
-    acting = bool(panel and panel["can"]["act"])
+    if panel:  # its hand (each tile and the ends it fits) and what it may do; not the unseen counts
+        panel = (tuple((tile["tile"], tuple(tile["ends"])) for tile in panel["hand"]), tuple(panel["can"].items()))
+    acting = bool(panel and context["panel"]["can"]["act"])
     # While acting, each new state (not each push: presence changes must not wipe a chosen tile).
     now_playing = context["table"]["version"] if acting else None
     # Seats changing hands: what a spectator may ask for, and what the host may hand over (only
@@ -83,7 +83,7 @@ def me_key(context: dict) -> tuple:
     handover = context["handover"]
     if context["seat"] is not None and not (context["seat"] == 0 and handover and handover["open"]):
         handover = None
-    return (context["phase"], context["seat"], len(context["players"]), repr(panel), now_playing,
+    return (context["phase"], context["seat"], len(context["players"]), panel, now_playing,
             context["host_away"], repr(handover))
 
 

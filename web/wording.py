@@ -11,16 +11,30 @@ literals, and Python's own `_` (web/i18n.py), stay calls to the catalog.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from flask.templating import Environment
 from jinja2 import nodes
+from markupsafe import Markup, escape
 from jinja2.visitor import NodeTransformer
 
 # The calls folded, and where their message arguments are: (context, message) for pgettext.
 FOLDED = {"_": 0, "gettext": 0, "pgettext": 1}
 # Each language's rule choosing a plural form; "" is English's, for messages left in the source text.
 PLURAL_RULES: dict[str, Callable[[int], int]] = {"": lambda n: int(n != 1)}
+
+
+NAMED_ONLY = re.compile(r"(?:[^%]|%%|%\([A-Za-z_]\w*\)s)*")  # "%(name)s" placeholders only (and "%%")
+
+
+def fill(message: str, **values) -> Markup:
+    """A translated message formatted with its values, each escaped (the filter `fill`).
+
+    What Markup(message) % values gives for "%(name)s" placeholders, at a fraction of its cost
+    (Markup's % wraps every value in a helper object): a push formats ~20 messages.
+    """
+    return Markup(message % {name: escape(value) for name, value in values.items()})
 
 
 def plural_index(rule: str, n: int) -> int:
@@ -32,6 +46,17 @@ def literal(call: nodes.Call, messages: list[nodes.Expr]) -> bool:
     """Whether a gettext call's messages are written in the template (and nothing is unpacked into it)."""
     return not (call.dyn_args or call.dyn_kwargs) and all(
         isinstance(m, nodes.Const) and isinstance(m.value, str) for m in messages)
+
+
+def all_named(message: str) -> bool:
+    """Whether a message's placeholders are all "%(name)s" (what `fill` formats)."""
+    return NAMED_ONLY.fullmatch(message) is not None
+
+
+def filled(message: nodes.Expr, keywords: list[nodes.Keyword], line: int) -> nodes.Expr:
+    """fill(message, **values): a filter, which the compiled template calls directly (a function
+    would be called through the context)."""
+    return nodes.Filter(message, "fill", [], keywords, None, None, lineno=line)
 
 
 class Translating(NodeTransformer):
@@ -56,10 +81,12 @@ class Translating(NodeTransformer):
                 return nodes.MarkSafeIfAutoescape(nodes.Const(text % {}), lineno=node.lineno)
             except (KeyError, ValueError, TypeError):
                 return node  # a broken translation fails at render time, as it would have
+        keywords = [nodes.Keyword(k.key, k.value, lineno=node.lineno) for k in node.kwargs]
+        if all_named(text):
+            return filled(nodes.Const(text), keywords, node.lineno)
         pairs = [nodes.Pair(nodes.Const(k.key), k.value, lineno=node.lineno) for k in node.kwargs]
-        values = nodes.Dict(pairs, lineno=node.lineno)
         # Markup % values escapes each value, as newstyle gettext does under autoescape.
-        return nodes.Mod(message, values, lineno=node.lineno)
+        return nodes.Mod(message, nodes.Dict(pairs, lineno=node.lineno), lineno=node.lineno)
 
     def plural_forms(self, node: nodes.Call) -> nodes.Node:
         """ngettext(singular, plural, n, **values): the form n takes, formatted with num=n and the values."""
@@ -67,14 +94,18 @@ class Translating(NodeTransformer):
             return node
         rule, forms = self.plural(node.args[0].value, node.args[1].value)
         line, n = node.lineno, node.args[2]
-        choices = nodes.Tuple([nodes.MarkSafeIfAutoescape(nodes.Const(f), lineno=line) for f in forms],
-                              "load", lineno=line)
+        named = all(all_named(f) for f in forms)
+        choices = nodes.Tuple([nodes.Const(f) if named else nodes.MarkSafeIfAutoescape(nodes.Const(f), lineno=line)
+                               for f in forms], "load", lineno=line)
         rule_of = nodes.Name("plural_index", "load", lineno=line)
         index = nodes.Call(rule_of, [nodes.Const(rule), n], [], None, None, lineno=line)
-        pairs = [nodes.Pair(nodes.Const(k.key), k.value, lineno=line) for k in node.kwargs]
+        keywords = [nodes.Keyword(k.key, k.value, lineno=line) for k in node.kwargs]
         if all(k.key != "num" for k in node.kwargs):
-            pairs.append(nodes.Pair(nodes.Const("num"), n, lineno=line))  # newstyle ngettext's num
+            keywords.append(nodes.Keyword("num", n, lineno=line))  # newstyle ngettext's num
         form = nodes.Getitem(choices, index, "load", lineno=line)
+        if named:
+            return filled(form, keywords, line)
+        pairs = [nodes.Pair(nodes.Const(k.key), k.value, lineno=line) for k in keywords]
         return nodes.Mod(form, nodes.Dict(pairs, lineno=line), lineno=line)
 
 
@@ -84,6 +115,10 @@ class WordingEnvironment(Environment):
     language: str | None = None  # None: the environment Flask holds, which hands out the others
     current_language: Callable[[], str] = staticmethod(lambda: "en")  # set by web.i18n
     catalog_of: Callable = staticmethod(lambda app, lang: None)  # set by web.i18n
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.filters["fill"] = fill  # shared by the languages' overlays
 
     def in_language(self, lang: str) -> WordingEnvironment:
         """The environment whose templates speak `lang` (made on first use, then kept)."""
