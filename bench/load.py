@@ -71,8 +71,7 @@ CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 # The version and phase lead every push: #table's, or the stamp of a push of changed pieces.
 VERSION = re.compile(r'<(?:section id="table"|input type="hidden" id="version")[^>]*? data-version="(\d+)"')
 PHASE = re.compile(r'data-phase="(\w+)"')
-SEAT = re.compile(r'<article class="seat([^"]*)" data-seat="(\d)"')  # a push re-sends only changed seats
-TURN = re.compile(r'<article class="seat turn[^"]*" data-seat="(\d)"')  # in a whole #table
+TURN = re.compile(r' data-turn="(\d*)"')  # the stamp (#version) of every push says whose turn it is
 FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="\d-\d" ws-send '
                          r"hx-vals='([^']*)'")
 FITS_LABEL = re.compile(r'<label class="tile-btn fits" data-tile="(\d-\d)"')
@@ -528,14 +527,9 @@ class Player:
         self.latest = data
         phase = PHASE.search(data, 0, 400)
         self.phase = phase.group(1) if phase else self.phase
-        whole = data.lstrip().startswith('<section id="table"')
-        if whole:
-            self.turn = None
-        for classes, seat in SEAT.findall(data):
-            if "turn" in classes.split():
-                self.turn = int(seat)
-            elif self.turn == int(seat):
-                self.turn = None
+        turn = TURN.search(data, 0, 800)
+        if turn:
+            self.turn = int(turn.group(1)) if turn.group(1) else None
         start = data.find('<section id="me"')
         if start >= 0:  # the server may leave out an unchanged #me: the page keeps the last one
             self.me_part = data[start:]

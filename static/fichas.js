@@ -68,6 +68,8 @@
     table.dataset.version = version.value;
     table.dataset.moves = version.dataset.moves;
     table.dataset.seq = version.dataset.seq;
+    table.dataset.phase = version.dataset.phase;
+    table.className = table.className.replace(/\bphase-\w+/, "phase-" + version.dataset.phase);
     // Marks a push of changed pieces does not re-send: whose turn it is, and the latest tile
     // (fresh while it is the latest move).
     table.querySelectorAll("article.seat").forEach(function (seat) {

@@ -6,8 +6,9 @@ announced, the seats whose lasting facts changed, the tile counts and clocks tha
 over the felt, the new tiles of the line, the line's open ends when they moved, and the new moves of
 the log (the oldest shown one deleted), each swapped by its id (htmx out-of-band swaps). The turn's
 highlight and the latest tile's mark are not re-sent: static/fichas.js moves them as each stamp says.
-Only moves and presence during a round's play are sent so: a new round, its end, a new match or
-seat, a page that connects or missed a push get the whole #table. The keys below are language-free,
+From a round's first tile to the next round, its end (the scores, the sheet, the result, the hands
+shown) included, pushes are sent so; a new round, a new match or seat, a page that connects or
+missed a push get the whole #table. The keys below are language-free,
 so one delta per language in use is rendered from the same decision.
 """
 
@@ -32,7 +33,10 @@ class Pushed:
     counts: list = field(default_factory=list)  # each seat's tile count (None: none shown)
     clock: tuple | None = None  # whose clock runs, and its deadline
     ends: tuple | None = None  # the facts over the felt
-    targets: tuple | None = None  # the open ends and their spots
+    scores: tuple | None = None  # each side's score (see `scores_key`)
+    sheet: tuple | None = None  # the score sheet's rows (see `sheet_key`)
+    result: tuple | None = None  # the round's result box (see `result_key`)
+    targets: tuple | None = None  # each open end's number and spot (None: no ends shown)
     tiles: frozenset[str] = frozenset()  # the ids of the line's tiles (a tile never moves once placed)
     moves: int = 0  # moves of the round so far
 
@@ -45,7 +49,10 @@ class Decision:
     counts: list[int]  # other seats whose tile count changed
     clocks: list[int]  # other seats whose clock changed (started, stopped or restarted)
     ends: bool
-    targets: bool
+    targets: str | list[int]  # "new": the line's first tile, "gone": the round's end; or the ends that moved
+    scores: bool
+    sheet: bool
+    result: bool
     new_left: list[str]  # new tiles left of the line (html, in line order)
     new_right: list[str]  # new tiles right of the line
     last: str  # the id of the latest tile placed ("" if none): the stamp marks it
@@ -54,20 +61,41 @@ class Decision:
 
 
 def shape_of(context: dict) -> tuple | None:
-    """What must stay the same for a delta: the match, round, phase, seats and a started line."""
+    """What must stay the same for a delta: the match, the round, the seats."""
     rnd = context["rnd"]
-    if context["phase"] != "playing" or rnd is None or not rnd["line"]:
-        return None  # waiting, a round's end or pause, a line not yet opened: the whole table
+    if context["phase"] == "waiting" or rnd is None:
+        return None  # waiting for players: the whole table
     return (context["table"]["match_no"], rnd["number"], tuple(context["players"]), context["table"]["seats"])
 
 
 def seat_key(context: dict, s: int) -> tuple:
-    """What a seat shows during play (templates/_seat.html) but its tile count and its clock."""
+    """What a seat shows (templates/_seat.html) but its tile count and its clock."""
     view = context["view"]
     player = view["players"][s] if view else None
     if s >= len(context["players"]):
         return (False,)
-    return (True, context["connected"][s], player and (tuple(player["missing"]), "hand" in player))
+    return (True, context["connected"][s],
+            player and (tuple(player["missing"]), tuple(player.get("hand", ())), player.get("points")))
+
+
+def scores_key(context: dict) -> tuple | None:
+    """Each side's name and score, and the match's winner (templates/_scores.html)."""
+    view = context["view"]
+    return (tuple((side["name"], side["score"]) for side in view["sides"]), view["winner"]) if view else None
+
+
+def sheet_key(context: dict) -> tuple | None:
+    """The score sheet's rows and the match it is of (templates/_sheet.html)."""
+    view = context["view"]
+    return (context["table"]["match_no"], len(view["sheet"]["rows"]), tuple(view["sheet"]["totals"])) if view else None
+
+
+def result_key(context: dict) -> tuple | None:
+    """The round's result, the match's end and the next round's countdown (templates/_result_box.html)."""
+    rnd, view = context["rnd"], context["view"]
+    if not rnd or not rnd["result"]:
+        return None
+    return (repr(rnd["result"]), view["match_over"], view["winner_name"], context["due"])
 
 
 def count_of(context: dict, s: int) -> int | None:
@@ -91,9 +119,11 @@ def ends_key(context: dict) -> tuple:
 
 
 def targets_key(context: dict, spots: list[str]) -> tuple | None:
-    """Everything the line's open ends show (templates/_targets.html): their numbers and spots."""
+    """Each open end of the line as it shows (templates/_target.html): its number and spot."""
     rnd = context["rnd"]
-    return (repr(rnd["ends"]), rnd["over"], tuple(spots)) if rnd else None
+    if not rnd or not rnd["ends"] or rnd["over"]:
+        return None
+    return tuple(zip(rnd["ends"], spots, strict=True))
 
 
 def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: list[str]) -> Pushed:
@@ -101,7 +131,8 @@ def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: list[
     rnd = context["rnd"]
     seats = range(context["table"]["seats"])
     return Pushed(seq, shape_of(context), [seat_key(context, s) for s in seats], [count_of(context, s) for s in seats],
-                  clock_key(context), ends_key(context) if rnd else None, targets_key(context, spots),
+                  clock_key(context), ends_key(context) if rnd else None, scores_key(context), sheet_key(context),
+                  result_key(context), targets_key(context, spots),
                   frozenset(key for key, _ in tiles), rnd["moves"] if rnd else 0)
 
 
@@ -123,8 +154,12 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
     shown_now = max(1, now.moves - LOG_SHOWN + 1)
     added = range(max(before.moves + 1, shown_now), now.moves + 1)
     dropped = range(shown_before, min(before.moves + 1, shown_now))
-    return Decision(seats, counts, sorted(clocks), now.ends != before.ends, now.targets != before.targets,
-                    new_left, new_right, last_tile(rnd, tiles), added, dropped)
+    if before.targets is None or now.targets is None:
+        targets = "new" if now.targets else "gone" if before.targets else []
+    else:
+        targets = [i for i in (0, 1) if before.targets[i] != now.targets[i]]
+    return Decision(seats, counts, sorted(clocks), now.ends != before.ends, targets,
+                    now.scores != before.scores, now.sheet != before.sheet, now.result != before.result, new_left, new_right, last_tile(rnd, tiles), added, dropped)
 
 
 def last_tile(rnd: dict | None, tiles: list[tuple[str, str]]) -> str:
@@ -149,6 +184,7 @@ def stamp(context: dict, last: str, after: int | None = None) -> Markup:
                   f' data-last="{last}" data-fresh="{fresh}" data-seq="{context["seq"]}"{follows}>')
 
 
+TARGETS_GONE = '<button id="end-left" hx-swap-oob="delete"></button><button id="end-right" hx-swap-oob="delete"></button>'
 COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles) -> a seat's count and backs
 
 
@@ -201,7 +237,9 @@ class Pieces:
         """Every piece, for the whole #table."""
         rnd = self.context["rnd"]
         seats = [self.seat(s) for s in range(self.context["table"]["seats"])]
-        pieces = {"stamp": stamp(self.context, last_tile(rnd, tiles)), "seats": seats}
+        pieces = {"stamp": stamp(self.context, last_tile(rnd, tiles)), "seats": seats,
+                  "scores": self.render("_scores.html"), "sheet": self.render("_sheet.html"),
+                  "result": self.render("_result_box.html")}
         if rnd:
             first = max(1, rnd["moves"] - len(rnd["log"]) + 1)
             pieces.update(announce=self.render("_announce.html"), ends=self.render("_ends.html"),
@@ -216,14 +254,21 @@ class Pieces:
         parts += [self.seat(s) for s in decision.seats]
         parts += [self.count(s) for s in decision.counts]
         parts += [self.render("_clock.html", s=s) for s in decision.clocks]
-        if decision.ends:
-            parts.append(self.render("_ends.html"))
+        for changed, name in ((decision.scores, "_scores.html"), (decision.sheet, "_sheet.html"),
+                              (decision.result, "_result_box.html"), (decision.ends, "_ends.html")):
+            if changed:
+                parts.append(self.render(name))
         if decision.new_left:
             parts.append(f'<div hx-swap-oob="afterbegin:#line">{"".join(decision.new_left)}</div>')
         if decision.new_right:  # the open ends' buttons come last in #line
             parts.append(f'<div hx-swap-oob="beforebegin:#end-left">{"".join(decision.new_right)}</div>')
-        if decision.targets:
-            parts.append(self.render("_targets.html", spots=spots))
+        if decision.targets == "new":  # the line's first tile: the ends come last in #line, "empty" goes
+            parts.append(f'<div hx-swap-oob="beforeend:#line">{self.render("_targets.html", spots=spots)}</div>'
+                         '<span id="line-empty" hx-swap-oob="delete"></span>')
+        elif decision.targets == "gone":  # the round is over: its ends are no longer targets
+            parts.append(TARGETS_GONE)
+        else:
+            parts += [self.render("_target.html", i=i, spots=spots) for i in decision.targets]
         if decision.moves:
             lines = "".join(self.log_line(n) for n in reversed(decision.moves))
             parts.append(f'<ol hx-swap-oob="afterbegin:#log">{lines}</ol>')

@@ -181,6 +181,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
             unseen = unseen_of(panel)
             if whole or connection.unseen is None:
                 message += unseen_part(app, seat, unseen, lang)
+            elif unseen is None:  # the round is over: nothing left unseen to count
+                message += NO_UNSEEN
             elif unseen != connection.unseen:  # the counts that changed, each swapped by its id
                 message += "".join(unseen_count(app, n, count) for n, (was, count)
                                    in enumerate(zip(connection.unseen, unseen, strict=True)) if was != count)
@@ -194,6 +196,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 connection.me_key, connection.unseen, connection.seq = key, unseen, now.seq
 
 
+NO_UNSEEN = '<div id="unseen" class="unseen"></div>'  # as #table holds it, outside a round's play
 UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts, language) -> #unseen
 
 

@@ -83,8 +83,9 @@ def stamp_table(page: str) -> str:
         return page
     start_tag = page[table.start:table.inner_start]
     for name, value in (("version", version.attributes["value"]), ("moves", version.attributes["data-moves"]),
-                        ("seq", version.attributes["data-seq"])):
+                        ("seq", version.attributes["data-seq"]), ("phase", version.attributes["data-phase"])):
         start_tag = re.sub(rf' data-{name}="[^"]*"', f' data-{name}="{value}"', start_tag, count=1)
+    start_tag = re.sub(r"\bphase-\w+", f"phase-{version.attributes['data-phase']}", start_tag, count=1)
     page = page[:table.start] + start_tag + page[table.inner_start:]
     return marked(page, version.attributes)
 
