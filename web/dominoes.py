@@ -89,12 +89,14 @@ def hand_tile(tile: dict, two_ends: bool) -> str:
     """One tile of a hand (see hand_tiles)."""
     text, face = escape(tile["tile"]), domino(tile["low"], tile["high"])
     if len(tile["ends"]) == 2 and two_ends:
-        return (f'<label class="tile-btn fits" data-tile="{text}"><input type="radio" name="tile" value="{text}">'
+        return (f'<label class="tile-btn fits" data-tile="{text}">'
+                f'<input type="radio" name="tile" value="{text}">'
                 f'<span class="visually-hidden">{escape(tile_name(tile))}</span>{face}</label>')
     if tile["ends"]:
         end = escape(tile["ends"][0] or "")
         return (f'<button type="button" class="tile-btn fits" data-tile="{text}" ws-send'
-                f' hx-vals=\'{{"tile": "{text}", "end": "{end}"}}\' aria-label="{escape(tile_name(tile))}">{face}</button>')
+                f' hx-vals=\'{{"tile": "{text}", "end": "{end}"}}\''
+                f' aria-label="{escape(tile_name(tile))}">{face}</button>')
     return f'<span class="tile-btn" data-tile="{text}">{face}</span>'
 
 

@@ -31,6 +31,7 @@ class Pushed:
     shape: tuple | None = None  # pushes of the same shape may be deltas (see `shape_of`)
     seats: list = field(default_factory=list)  # each seat's lasting facts (see `seat_key`)
     counts: list = field(default_factory=list)  # each seat's tile count (None: none shown)
+    missing: list = field(default_factory=list)  # the numbers each seat lacks (passes), as shown
     clock: tuple | None = None  # whose clock runs, and its deadline
     ends: tuple | None = None  # the facts over the felt
     scores: tuple | None = None  # each side's score (see `scores_key`)
@@ -47,6 +48,7 @@ class Decision:
 
     seats: list[int]  # seats whose lasting facts changed (re-sent whole)
     counts: list[int]  # other seats whose tile count changed
+    missing: list[int]  # other seats that passed on numbers not yet shown
     clocks: list[int]  # other seats whose clock changed (started, stopped or restarted)
     ends: bool
     targets: str | list[int]  # "new": the line's first tile, "gone": the round's end; or the ends that moved
@@ -74,8 +76,7 @@ def seat_key(context: dict, s: int) -> tuple:
     player = view["players"][s] if view else None
     if s >= len(context["players"]):
         return (False,)
-    return (True, context["connected"][s],
-            player and (tuple(player["missing"]), tuple(player.get("hand", ())), player.get("points")))
+    return (True, context["connected"][s], player and (tuple(player.get("hand", ())), player.get("points")))
 
 
 def scores_key(context: dict) -> tuple | None:
@@ -87,7 +88,9 @@ def scores_key(context: dict) -> tuple | None:
 def sheet_key(context: dict) -> tuple | None:
     """The score sheet's rows and the match it is of (templates/_sheet.html)."""
     view = context["view"]
-    return (context["table"]["match_no"], len(view["sheet"]["rows"]), tuple(view["sheet"]["totals"])) if view else None
+    if not view:
+        return None
+    return (context["table"]["match_no"], len(view["sheet"]["rows"]), tuple(view["sheet"]["totals"]))
 
 
 def result_key(context: dict) -> tuple | None:
@@ -96,6 +99,12 @@ def result_key(context: dict) -> tuple | None:
     if not rnd or not rnd["result"]:
         return None
     return (repr(rnd["result"]), view["match_over"], view["winner_name"], context["due"])
+
+
+def missing_of(context: dict, s: int) -> tuple:
+    """The numbers a seat has shown it lacks (templates/_missing.html)."""
+    view = context["view"]
+    return tuple(view["players"][s]["missing"]) if view and s < len(context["players"]) else ()
 
 
 def count_of(context: dict, s: int) -> int | None:
@@ -130,9 +139,10 @@ def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: list[
     """Push `seq` as keys: what the next push is compared against."""
     rnd = context["rnd"]
     seats = range(context["table"]["seats"])
-    return Pushed(seq, shape_of(context), [seat_key(context, s) for s in seats], [count_of(context, s) for s in seats],
-                  clock_key(context), ends_key(context) if rnd else None, scores_key(context), sheet_key(context),
-                  result_key(context), targets_key(context, spots),
+    return Pushed(seq, shape_of(context), [seat_key(context, s) for s in seats],
+                  [count_of(context, s) for s in seats], [missing_of(context, s) for s in seats],
+                  clock_key(context), ends_key(context) if rnd else None, scores_key(context),
+                  sheet_key(context), result_key(context), targets_key(context, spots),
                   frozenset(key for key, _ in tiles), rnd["moves"] if rnd else 0)
 
 
@@ -141,6 +151,8 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
     seats = [s for s, (was, key) in enumerate(zip(before.seats, now.seats, strict=True)) if was != key]
     counts = [s for s, (was, count) in enumerate(zip(before.counts, now.counts, strict=True))
               if was != count and s not in seats]
+    missing = [s for s, (was, numbers) in enumerate(zip(before.missing, now.missing, strict=True))
+               if was != numbers and s not in seats]
     clocks = [] if before.clock == now.clock else [
         s for s in {before.clock[0], now.clock[0]} if s is not None and s not in seats]
     shown = before.tiles
@@ -158,8 +170,9 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
         targets = "new" if now.targets else "gone" if before.targets else []
     else:
         targets = [i for i in (0, 1) if before.targets[i] != now.targets[i]]
-    return Decision(seats, counts, sorted(clocks), now.ends != before.ends, targets,
-                    now.scores != before.scores, now.sheet != before.sheet, now.result != before.result, new_left, new_right, last_tile(rnd, tiles), added, dropped)
+    return Decision(seats, counts, missing, sorted(clocks), now.ends != before.ends, targets,
+                    now.scores != before.scores, now.sheet != before.sheet, now.result != before.result,
+                    new_left, new_right, last_tile(rnd, tiles), added, dropped)
 
 
 def last_tile(rnd: dict | None, tiles: list[tuple[str, str]]) -> str:
@@ -179,12 +192,14 @@ def stamp(context: dict, last: str, after: int | None = None) -> Markup:
     turn = "" if rnd is None or rnd["turn"] is None else rnd["turn"]
     fresh = "1" if rnd and rnd["fresh"] else ""
     follows = "" if after is None else f' data-after="{after}"'
-    return Markup(f'<input type="hidden" id="version" name="version" value="{version}" data-version="{version}"'
-                  f' data-moves="{rnd["moves"] if rnd else 0}" data-phase="{context["phase"]}" data-turn="{turn}"'
+    return Markup(f'<input type="hidden" id="version" name="version" value="{version}"'
+                  f' data-version="{version}" data-moves="{rnd["moves"] if rnd else 0}"'
+                  f' data-phase="{context["phase"]}" data-turn="{turn}"'
                   f' data-last="{last}" data-fresh="{fresh}" data-seq="{context["seq"]}"{follows}>')
 
 
-TARGETS_GONE = '<button id="end-left" hx-swap-oob="delete"></button><button id="end-right" hx-swap-oob="delete"></button>'
+TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'
+                '<button id="end-right" hx-swap-oob="delete"></button>')
 COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles) -> a seat's count and backs
 
 
@@ -195,7 +210,7 @@ def rendered(env: Environment, name: str, values: dict) -> str:
     cost more than rendering a small piece; a push renders ten of them. (Templates rendered so
     import no macros "with context": none of ours does.)
     """
-    template = env.get_template(name)
+    template = env.template(name)
     # No globals for the context to list either: Template.new_context would make a set of the
     # template's globals (a ChainMap) at every render; `values` already hold them.
     context = new_context(env, template.name, template.blocks, values, shared=True, globals=None)
@@ -218,20 +233,41 @@ class Pieces:
         return Markup(rendered(self.env, name, {**self.values, **values} if values else self.values).strip())
 
     def seat(self, s: int) -> Markup:
-        return self.render("_seat.html", s=s)
+        """A seat, with its pieces rendered apart (an include would cost more than they do)."""
+        view = self.context["view"]
+        if not view or s >= len(self.context["players"]):
+            return self.render("_seat.html", s=s)
+        player = view["players"][s]
+        count, backs = self.count(s)
+        return self.render("_seat.html", s=s, p=player, count=count, backs="" if "hand" in player else backs,
+                           clock=self.clock(s), missing=self.missing(s))
 
     def log_line(self, n: int) -> Markup:
         """Move n of the round (the log holds the latest LOG_SHOWN)."""
         rnd = self.context["rnd"]
         return self.render("_log_line.html", e=rnd["log"][n - rnd["moves"] - 1], n=n)
 
-    def count(self, s: int) -> Markup:
+    def count(self, s: int) -> tuple[Markup, Markup]:
         """A seat's tile count and the backs of its tiles (the same at every table: kept)."""
         player = self.context["view"]["players"][s]
         key = (self.env.language, s, player["tiles"])
         if key not in COUNTS:
-            COUNTS[key] = self.render("_count.html", s=s, p=player) + self.render("_backs.html", s=s, p=player)
+            COUNTS[key] = (self.render("_count.html", s=s, p=player),
+                           self.render("_backs.html", s=s, p=player))
         return COUNTS[key]
+
+    def clock(self, s: int) -> Markup:
+        return self.render("_clock.html", s=s)
+
+    def missing(self, s: int) -> Markup:
+        return self.render("_missing.html", s=s, p=self.context["view"]["players"][s])
+
+    def targets(self, spots) -> Markup:
+        """The line's two open ends, or nothing once the round is over (or before its first tile)."""
+        rnd = self.context["rnd"]
+        if not rnd["ends"] or rnd["over"]:
+            return Markup()
+        return self.render("_target.html", i=0, spots=spots) + self.render("_target.html", i=1, spots=spots)
 
     def whole(self, tiles: list[tuple[str, str]], spots) -> dict:
         """Every piece, for the whole #table."""
@@ -244,7 +280,7 @@ class Pieces:
             first = max(1, rnd["moves"] - len(rnd["log"]) + 1)
             pieces.update(announce=self.render("_announce.html"), ends=self.render("_ends.html"),
                           tiles=Markup("".join(html for _, html in tiles)),
-                          targets=self.render("_targets.html", spots=spots),
+                          targets=self.targets(spots),
                           log=Markup("".join(self.log_line(n) for n in range(rnd["moves"], first - 1, -1))))
         return pieces
 
@@ -252,8 +288,9 @@ class Pieces:
         """The pieces a page that got push `after` needs, each an out-of-band swap."""
         parts = [stamp(self.context, decision.last, after), self.render("_announce.html")]
         parts += [self.seat(s) for s in decision.seats]
-        parts += [self.count(s) for s in decision.counts]
-        parts += [self.render("_clock.html", s=s) for s in decision.clocks]
+        parts += ["".join(self.count(s)) for s in decision.counts]
+        parts += [self.missing(s) for s in decision.missing]
+        parts += [self.clock(s) for s in decision.clocks]
         for changed, name in ((decision.scores, "_scores.html"), (decision.sheet, "_sheet.html"),
                               (decision.result, "_result_box.html"), (decision.ends, "_ends.html")):
             if changed:
@@ -263,7 +300,7 @@ class Pieces:
         if decision.new_right:  # the open ends' buttons come last in #line
             parts.append(f'<div hx-swap-oob="beforebegin:#end-left">{"".join(decision.new_right)}</div>')
         if decision.targets == "new":  # the line's first tile: the ends come last in #line, "empty" goes
-            parts.append(f'<div hx-swap-oob="beforeend:#line">{self.render("_targets.html", spots=spots)}</div>'
+            parts.append(f'<div hx-swap-oob="beforeend:#line">{self.targets(spots)}</div>'
                          '<span id="line-empty" hx-swap-oob="delete"></span>')
         elif decision.targets == "gone":  # the round is over: its ends are no longer targets
             parts.append(TARGETS_GONE)

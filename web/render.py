@@ -74,7 +74,8 @@ def me_key(context: dict) -> tuple:
     """
     panel = context["panel"]
     if panel:  # its hand (each tile and the ends it fits) and what it may do; not the unseen counts
-        panel = (tuple((tile["tile"], tuple(tile["ends"])) for tile in panel["hand"]), tuple(panel["can"].items()))
+        panel = (tuple((tile["tile"], tuple(tile["ends"])) for tile in panel["hand"]),
+                 tuple(panel["can"].items()))
     acting = bool(panel and context["panel"]["can"]["act"])
     # While acting, each new state (not each push: presence changes must not wipe a chosen tile).
     now_playing = context["table"]["version"] if acting else None
@@ -149,7 +150,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
         context["panel"], context["seq"] = None, after + 1  # this push's number, in its stamp
         tiles, spots = line_of(context)
         now = table.pushed = snapshot(after + 1, context, tiles, spots)
-        decision = decide(before, now, context["rnd"], tiles) if now.shape and now.shape == before.shape else None
+        same_shape = now.shape and now.shape == before.shape
+        decision = decide(before, now, context["rnd"], tiles) if same_shape else None
         shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
         mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, html rendered on demand]
         for connection in connections:

@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from flask.templating import Environment
 from jinja2 import nodes
-from markupsafe import Markup, escape
 from jinja2.visitor import NodeTransformer
+from markupsafe import Markup, escape
 
 # The calls folded, and where their message arguments are: (context, message) for pgettext.
 FOLDED = {"_": 0, "gettext": 0, "pgettext": 1}
@@ -95,8 +95,10 @@ class Translating(NodeTransformer):
         rule, forms = self.plural(node.args[0].value, node.args[1].value)
         line, n = node.lineno, node.args[2]
         named = all(all_named(f) for f in forms)
-        choices = nodes.Tuple([nodes.Const(f) if named else nodes.MarkSafeIfAutoescape(nodes.Const(f), lineno=line)
-                               for f in forms], "load", lineno=line)
+        consts = [nodes.Const(f) for f in forms]
+        if not named:  # formatted by Markup's %, which escapes the values into the safe form
+            consts = [nodes.MarkSafeIfAutoescape(c, lineno=line) for c in consts]
+        choices = nodes.Tuple(consts, "load", lineno=line)
         rule_of = nodes.Name("plural_index", "load", lineno=line)
         index = nodes.Call(rule_of, [nodes.Const(rule), n], [], None, None, lineno=line)
         keywords = [nodes.Keyword(k.key, k.value, lineno=line) for k in node.kwargs]
@@ -128,9 +130,26 @@ class WordingEnvironment(Environment):
             # Its own cache: a template compiled for one language never serves another.
             env = root.overlay(cache_size=400)
             env.language = lang
+            env.kept = {}  # its own: an overlay starts with a copy of its parent's attributes
             env.catalog = root.catalog_of(root.app, lang)
             languages[lang] = env
         return languages[lang]
+
+    kept: dict | None = None  # templates by name, once loaded (see `template`)
+
+    def template(self, name: str):
+        """A template of this language, as get_template gives it, without its cache's lock and weak reference.
+
+        A push renders a dozen small templates: that lookup cost as much as rendering some of them.
+        Kept for good, unless templates reload when their files change (debug).
+        """
+        kept = self.kept
+        if kept is None or self.auto_reload:
+            return self.get_template(name)
+        template = kept.get(name)
+        if template is None:
+            template = kept[name] = self.get_template(name)
+        return template
 
     def getattr(self, obj, attribute):
         """`a.b` in a template: for our views (dicts) the key first, instead of after a failed attribute."""

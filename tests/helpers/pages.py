@@ -306,6 +306,12 @@ def fold(messages) -> str:
     return swaps.fold(messages)
 
 
+def shown_now(player) -> str:
+    """What the player's page shows now, folded from every push it got so far."""
+    with player.arrived:
+        return fold(list(player.messages))
+
+
 def screen(player, version: int, timeout: float = 5.0) -> str:
     """The player's screen once the push for `version` (or a later one) has arrived."""
     player.wait_version(version, timeout)

@@ -91,10 +91,11 @@ def stamp_table(page: str) -> str:
 
 
 def classes_of(page: str, pattern: str, change) -> str:
-    """The page with the class attribute of every start tag matching `pattern` changed by change(tag, classes)."""
+    """The page with the classes of every start tag matching `pattern` changed by change(tag, classes)."""
     def edit(found: re.Match) -> str:
         tag = found.group(0)
-        return re.sub(r' class="([^"]*)"', lambda c: f' class="{change(tag, c.group(1).split())}"', tag, count=1)
+        classes = re.search(r' class="([^"]*)"', tag)
+        return f'{tag[:classes.start(1)]}{change(tag, classes.group(1).split())}{tag[classes.end(1):]}'
     return re.sub(pattern, edit, page)
 
 

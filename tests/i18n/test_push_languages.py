@@ -49,13 +49,13 @@ def test_two_languages_at_one_table_each_get_their_own_in_the_same_push(server):
     pushed = {name: viewer.wait_version(version + 1, timeout=20) for name, viewer in viewers.items()}
     name = NAMES[seat]
     placed = {"en": f"{name} placed {tile}", "es": f"{name} colocó el {tile}", "da": f"{name} lagde {tile}"}
-    for viewer, message in pushed.items():
+    for viewer, message in pushed.items():  # the pieces that changed (the line's first tile among them)
         lang = viewer[:2]
-        assert placed[lang] in section(message, "table"), viewer
+        assert placed[lang] in message, viewer
         for other in set(placed) - {lang}:
             assert placed[other] not in message, (viewer, other)
     # The same state in every language: one version, the same tiles on the line.
-    assert len({section(m, "table").count('data-tile="') for m in pushed.values()}) == 1
+    assert {m.split('<section id="me"')[0].count('data-tile="') for m in pushed.values()} == {1}
     # Every language hides the same: nothing of another hand or of the boneyard.
     seats = {"es": seat, "da": (seat + 1) % 4, "en": (seat + 2) % 4, "da, by its browser": None}
     with table.lock:
@@ -79,8 +79,9 @@ def test_the_table_is_rendered_once_per_language_in_use(server, monkeypatch):
         player.wait_version(table.version, timeout=20)
     wait_until(lambda: len(live.hub.connections(table.id)) == 4, timeout=20)
     renders = []
-    for lang in ("en", "es"):  # each language has its own compiled #table (web/wording.py)
-        template = server.app.jinja_env.in_language(lang).get_template("_table.html")
+    for lang in ("en", "es"):  # each language has its own compiled templates (web/wording.py)
+        # What is announced is in the whole #table and in every push of its changed pieces.
+        template = server.app.jinja_env.in_language(lang).get_template("_announce.html")
         original = template.root_render_func
         monkeypatch.setattr(template, "root_render_func", lambda *a, lang=lang, original=original, **k:
                             renders.append(lang) or original(*a, **k))

@@ -34,7 +34,7 @@ def test_a_presence_change_does_not_wipe_the_acting_players_own_part(app):
     other = next(s for s in range(3) if s != table.turn)
     connect(app, table, other)  # someone else comes online: only #table changes for the player
     acting.flush(0)
-    assert 'id="table"' in inbox.messages[-1] and 'id="me"' not in inbox.messages[-1]
+    assert 'id="seat-' in inbox.messages[-1] and 'id="me"' not in inbox.messages[-1]
     tables = app.extensions["fichas"].tables
     tile, end = table.match.round.playable(table.turn)[0]
     tables.act(table, table.turn, "play", table.version, tile.text, end)

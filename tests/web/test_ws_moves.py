@@ -14,8 +14,18 @@ import time
 import pytest
 import simple_websocket
 
-from helpers import version_of
-from helpers.pages import db_rows, flash_text, hand_texts, line_of, seat_up, table_id, turn_seat, wait_until
+from helpers.pages import (
+    db_rows,
+    flash_text,
+    hand_texts,
+    line_of,
+    screen,
+    seat_up,
+    shown_now,
+    table_id,
+    turn_seat,
+    wait_until,
+)
 
 FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="[^"]+" ws-send '
                          r"hx-vals='([^']*)'")
@@ -38,8 +48,9 @@ def seated(server, variant="partnership", seats=4):
         player.wait_version(table.version)
     wait_until(lambda: all(table.connected(s) for s in range(seats)))
     for player in players:  # presence pushes carry the same version: wait until they are in too
-        player.wait_for(lambda m: "offline" not in m and version_of(m) == table.version)
+        wait_until(lambda player=player: "offline" not in shown_now(player))
     return players, table
+
 
 
 def refusal(player, since: int, timeout: float = 5.0) -> str:
@@ -68,8 +79,8 @@ def test_a_move_sent_over_the_websocket_is_stored_and_reaches_every_seat(server)
     before = stored_actions(server)
     players[seat].send_move({"action": "play", "tile": tile, "end": "", "version": str(version)})
     for viewer in players:
-        message = viewer.wait_version(version + 1)
-        assert line_of(message) == [tile] and turn_seat(message) == (seat + 1) % 4
+        shown = screen(viewer, version + 1)  # the line's first tile: sent as the pieces that changed
+        assert line_of(shown) == [tile] and turn_seat(shown) == (seat + 1) % 4
     assert stored_actions(server) == before + 1
     assert db_rows(server.app, "SELECT seat, kind FROM actions ORDER BY id DESC LIMIT 1") == [(seat, "play")]
 
