@@ -60,7 +60,8 @@ def seat_view(match: Match, seat: int | None) -> dict:
 def player_panel(match: Match, seat: int | None) -> dict:
     """What differs from one viewer to the next: the hand, the moves, the tiles not yet seen."""
     rnd = match.round
-    return {"you": seat, "hand": _hand(rnd, seat) if rnd is not None and seat is not None else [],
+    hand = _hand(rnd, seat) if rnd is not None and seat is not None else []
+    return {"you": seat, "hand": hand, "fitting": sum(1 for tile in hand if tile["ends"]),
             "can": _can(match, rnd, seat), "unseen": unseen_counts(rnd, seat)}
 
 

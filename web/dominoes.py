@@ -43,17 +43,26 @@ def spot_classes(spot: Spot) -> str:
     return f" at x{spot.x} y{spot.y}{' vert' if spot.vertical else ''}{' flip' if spot.flip else ''}"
 
 
-def tiles_of(rnd: dict, spots: list[Spot]) -> list[tuple[str, str]]:
-    """The line's tiles as (id, html) in line order, each placed by classes at its spot.
-
-    Each keeps its id and spot as the line grows (a push sends only new tiles and changed marks);
-    the latest tile placed is marked `last` (and `fresh` if it was the latest move). String joins,
-    not a template per tile: a line holds up to 28.
-    """
+def tiles_of(rnd: dict, unmarked: list[tuple[str, str]], spots: list[Spot]) -> list[tuple[str, str]]:
+    """The line's tiles as (id, html) in line order, the latest placed marked `last` (and `fresh`
+    if it was the latest move): `unmarked` (see `line_tiles`) with that one tile changed."""
     last = rnd["last"]
-    mark = " last fresh" if rnd["fresh"] else " last"
-    return [placed(a, b, spot, mark if i == last else "")
-            for i, ((a, b), spot) in enumerate(zip(rnd["line"], spots, strict=True))]
+    if last is None:
+        return unmarked
+    (a, b), tiles = rnd["line"][last], list(unmarked)
+    tiles[last] = placed(a, b, spots[last], " last fresh" if rnd["fresh"] else " last")
+    return tiles
+
+
+@lru_cache(maxsize=4096)
+def line_tiles(line: tuple, spots: tuple[Spot, ...]) -> list[tuple[str, str]]:
+    """A line's tiles as (id, html) in line order, each placed by classes at its spot, none marked.
+
+    Each keeps its id and spot as the line grows (a push sends only the new tiles). Kept for the
+    latest line of each table: a pass, a draw or a presence change shows the same line again.
+    String joins, not a template per tile: a line holds up to 28.
+    """
+    return [placed(a, b, spot, "") for (a, b), spot in zip(line, spots, strict=True)]
 
 
 @lru_cache(maxsize=8192)

@@ -38,7 +38,7 @@ class Pushed:
     sheet: tuple | None = None  # the score sheet's rows (see `sheet_key`)
     result: tuple | None = None  # the round's result box (see `result_key`)
     targets: tuple | None = None  # each open end's number and spot (None: no ends shown)
-    tiles: frozenset[str] = frozenset()  # the ids of the line's tiles (a tile never moves once placed)
+    line: tuple[int, int] = (0, 0)  # the line's tiles, and how many of them lie left of the opening one
     moves: int = 0  # moves of the round so far
 
 
@@ -143,7 +143,7 @@ def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: list[
                   [count_of(context, s) for s in seats], [missing_of(context, s) for s in seats],
                   clock_key(context), ends_key(context) if rnd else None, scores_key(context),
                   sheet_key(context), result_key(context), targets_key(context, spots),
-                  frozenset(key for key, _ in tiles), rnd["moves"] if rnd else 0)
+                  (len(tiles), rnd["left"] if rnd else 0), rnd["moves"] if rnd else 0)
 
 
 def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]]) -> Decision:
@@ -155,10 +155,10 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
                if was != numbers and s not in seats]
     clocks = [] if before.clock == now.clock else [
         s for s in {before.clock[0], now.clock[0]} if s is not None and s not in seats]
-    shown = before.tiles
-    first_known = next((i for i, (key, _) in enumerate(tiles) if key in shown), len(tiles))
-    new_left = [html for key, html in tiles[:first_known]]
-    new_right = [html for key, html in tiles[first_known:] if key not in shown]
+    # A placed tile never moves: the new ones are the first (left of the line) and the last ones.
+    (count, left), added_left = before.line, now.line[1] - before.line[1]
+    new_left = [html for _, html in (tiles[:added_left] if count else tiles)]
+    new_right = [html for _, html in tiles[added_left + count:]] if count else []
     # The log shows the latest LOG_SHOWN moves: one push may add more (a timed-out turn in Draw is
     # every tile drawn, then the play), so only those still shown are sent, and the shown ones
     # that fell out of it deleted.

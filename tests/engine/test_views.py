@@ -150,12 +150,12 @@ def test_panel_holds_the_own_hand_only():
     match = match_with(rnd)
     for seat in range(2):
         panel = player_panel(match, seat)
-        assert panel["you"] == seat and set(panel) == {"you", "hand", "can", "unseen"}
+        assert panel["you"] == seat and set(panel) == {"you", "hand", "fitting", "can", "unseen"}
         assert [(h["tile"], h["low"], h["high"]) for h in panel["hand"]] == \
             [(t.text, t.low, t.high) for t in rnd.hands[seat]]
         assert not shown_tiles(panel) & hidden_tiles(rnd, seat)
     # unseen: the line holds 6-6 only (tests/engine/test_views_facts.py tests the counts)
-    assert player_panel(match, None) == {"you": None, "hand": [], "can": NO_MOVE,
+    assert player_panel(match, None) == {"you": None, "hand": [], "fitting": 0, "can": NO_MOVE,
                                          "unseen": [7, 7, 7, 7, 7, 7, 6]}
 
 
@@ -165,6 +165,7 @@ def test_panel_says_which_end_each_tile_fits_on_its_turn_only():
     fits = {h["tile"]: h["ends"] for h in player_panel(match, 1)["hand"]}
     assert fits == {t.text: list(rnd.ends_for(t)) for t in rnd.hands[1]}
     assert {tile: ends for tile, ends in fits.items() if ends} == {"0-6": ["left"], "1-5": ["right"]}
+    assert player_panel(match, 1)["fitting"] == 2  # the number the page says fit ("2 tiles fit")
     for seat in (0, 2, 3):  # off turn: nothing glows
         assert all(h["ends"] == [] for h in player_panel(match, seat)["hand"])
     both = player_panel(match_with(position(BOTH_ENDS)), 2)["hand"]
