@@ -156,7 +156,7 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
     clocks = [] if before.clock == now.clock else [
         s for s in {before.clock[0], now.clock[0]} if s is not None and s not in seats]
     # A placed tile never moves: the new ones are the first (left of the line) and the last ones.
-    (count, left), added_left = before.line, now.line[1] - before.line[1]
+    count, added_left = before.line[0], now.line[1] - before.line[1]
     new_left = [html for _, html in (tiles[:added_left] if count else tiles)]
     new_right = [html for _, html in tiles[added_left + count:]] if count else []
     # The log shows the latest LOG_SHOWN moves: one push may add more (a timed-out turn in Draw is
