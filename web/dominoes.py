@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import product
 
 from flask import Flask
@@ -43,33 +42,22 @@ def spot_classes(spot: Spot) -> str:
     return f" at x{spot.x} y{spot.y}{' vert' if spot.vertical else ''}{' flip' if spot.flip else ''}"
 
 
-def tiles_of(rnd: dict, unmarked: list[tuple[str, str]], spots: list[Spot]) -> list[tuple[str, str]]:
+def tiles_of(rnd: dict, unmarked: tuple[tuple[str, str, str], ...]) -> list[tuple[str, str]]:
     """The line's tiles as (id, html) in line order, the latest placed marked `last` (and `fresh`
-    if it was the latest move): `unmarked` (see `line_tiles`) with that one tile changed."""
+    if it was the latest move); `unmarked`: each tile's id and its html around its marks (`placed`)."""
     last = rnd["last"]
-    if last is None:
-        return unmarked
-    (a, b), tiles = rnd["line"][last], list(unmarked)
-    tiles[last] = placed(a, b, spots[last], " last fresh" if rnd["fresh"] else " last")
-    return tiles
+    mark = " last fresh" if rnd["fresh"] else " last"
+    return [(key, f"{head}{mark if i == last else ''}{tail}") for i, (key, head, tail) in enumerate(unmarked)]
 
 
-@lru_cache(maxsize=4096)
-def line_tiles(line: tuple, spots: tuple[Spot, ...]) -> list[tuple[str, str]]:
-    """A line's tiles as (id, html) in line order, each placed by classes at its spot, none marked.
+def placed(a: int, b: int, spot: Spot) -> tuple[str, str, str]:
+    """One tile of the line at its spot: its id, and its html before and after where its marks go.
 
-    Each keeps its id and spot as the line grows (a push sends only the new tiles). Kept for the
-    latest line of each table: a pass, a draw or a presence change shows the same line again.
-    String joins, not a template per tile: a line holds up to 28.
+    Strings only: a line is kept per table (web/render.py), and tuples of strings cost the
+    garbage collector nothing once seen (a Spot, a named tuple, stays tracked).
     """
-    return [placed(a, b, spot, "") for (a, b), spot in zip(line, spots, strict=True)]
-
-
-@lru_cache(maxsize=8192)
-def placed(a: int, b: int, spot: Spot, mark: str) -> tuple[str, str]:
-    """One tile of the line at its spot, as (id, html); kept, since a push lays out the whole line."""
     head, middle, tail = IN_LINE[a, b, spot.cross]
-    return f"t-{spot.key}", f"{head}{spot_classes(spot)}{mark}{middle}t-{spot.key}{tail}"
+    return f"t-{spot.key}", f"{head}{spot_classes(spot)}", f"{middle}t-{spot.key}{tail}"
 
 
 HAND_TILES: dict[tuple, str] = {}  # (language, tile, the ends it fits, two ends differ) -> its html

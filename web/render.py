@@ -11,7 +11,7 @@ from game.views import player_panel, spectator_view, variant_facts
 from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
-from .dominoes import line_tiles, spot_classes, tiles_of
+from .dominoes import placed, spot_classes, tiles_of
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
 from .pieces import Pieces, Pushed, decide, rendered, snapshot, with_globals
@@ -47,19 +47,20 @@ def line_of(context: dict) -> tuple[list[tuple[str, str]], list[str]]:
     rnd = context["rnd"]
     if not rnd:
         return [], ["", ""]
-    line = tuple(map(tuple, rnd["line"]))
-    spots, ends = laid_out(line, rnd["left"], context["cross"])
-    return tiles_of(rnd, line_tiles(line, spots), spots), ends
+    tiles, ends = laid_out(tuple(map(tuple, rnd["line"])), rnd["left"], context["cross"])
+    return tiles_of(rnd, tiles), list(ends)
 
 
 @lru_cache(maxsize=4096)
-def laid_out(line: tuple, left: int, cross: bool) -> tuple[tuple, list[str]]:
-    """The line's spots (game.chain), and the classes of the spots of its two open ends.
+def laid_out(line: tuple, left: int, cross: bool) -> tuple[tuple, tuple[str, str]]:
+    """The line's tiles placed at their spots (game.chain; see dominoes.placed), unmarked, and
+    the classes of the spots of its two open ends.
 
     Kept for the latest line of each table: a pass, a draw or a presence change shows it again.
     """
     spots, ends = chain(line, left, cross)
-    return tuple(spots), [spot_classes(spot) for spot in ends] if ends else ["", ""]
+    tiles = tuple(placed(a, b, spot) for (a, b), spot in zip(line, spots, strict=True))
+    return tiles, tuple(spot_classes(spot) for spot in ends) if ends else ("", "")
 
 
 def render_table(env, context: dict, line: tuple | None = None) -> str:
