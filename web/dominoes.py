@@ -106,5 +106,5 @@ def domino_of(text: str) -> Markup:
 def init_rendering(app: Flask) -> None:
     """Templates get the domino helpers and lose their indentation; the dominoes are rendered once."""
     app.jinja_env.add_extension(Compact)  # before any template is compiled
-    app.jinja_env.globals.update(domino=domino, domino_of=domino_of, hand_tiles=hand_tiles)
+    app.jinja_env.globals.update(domino_of=domino_of, hand_tiles=hand_tiles)
     render_dominoes(app)

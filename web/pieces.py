@@ -6,10 +6,10 @@ announced, the seats whose lasting facts changed, the tile counts and clocks tha
 over the felt, the new tiles of the line, the line's open ends when they moved, and the new moves of
 the log (the oldest shown one deleted), each swapped by its id (htmx out-of-band swaps). The turn's
 highlight and the latest tile's mark are not re-sent: static/fichas.js moves them as each stamp says.
-From a round's first tile to the next round, its end (the scores, the sheet, the result, the hands
-shown) included, pushes are sent so; a new round, a new match or seat, a page that connects or
-missed a push get the whole #table. The keys below are language-free,
-so one delta per language in use is rendered from the same decision.
+From a round's deal to the next round, its first tile and its end (the scores, the sheet, the
+result, the hands shown) included, pushes are sent so; a new round, a new match or seat, a page
+that connects or missed a push get the whole #table. The keys below are language-free, so one
+delta per language in use is rendered from the same decision.
 """
 
 from __future__ import annotations
