@@ -127,7 +127,7 @@ def ends_key(context: dict) -> tuple:
             rnd["draws"] and rnd["boneyard"], rnd["turn"])
 
 
-def targets_key(context: dict, spots: list[str]) -> tuple | None:
+def targets_key(context: dict, spots: tuple[str, str]) -> tuple | None:
     """Each open end of the line as it shows (templates/_target.html): its number and spot."""
     rnd = context["rnd"]
     if not rnd or not rnd["ends"] or rnd["over"]:
@@ -135,7 +135,7 @@ def targets_key(context: dict, spots: list[str]) -> tuple | None:
     return tuple(zip(rnd["ends"], spots, strict=True))
 
 
-def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: list[str]) -> Pushed:
+def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: tuple[str, str]) -> Pushed:
     """Push `seq` as keys: what the next push is compared against."""
     rnd = context["rnd"]
     seats = range(context["table"]["seats"])

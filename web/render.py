@@ -42,13 +42,13 @@ def pushed_of(table: Table) -> Pushed:
     return table.pushed
 
 
-def line_of(context: dict) -> tuple[list[tuple[str, str]], list[str]]:
+def line_of(context: dict) -> tuple[list[tuple[str, str]], tuple[str, str]]:
     """The line's tiles as (id, html), and the classes of the spots of its two open ends."""
     rnd = context["rnd"]
     if not rnd:
-        return [], ["", ""]
+        return [], ("", "")
     tiles, ends = laid_out(tuple(map(tuple, rnd["line"])), rnd["left"], context["cross"])
-    return tiles_of(rnd, tiles), list(ends)
+    return tiles_of(rnd, tiles), ends
 
 
 @lru_cache(maxsize=4096)

@@ -53,10 +53,17 @@ def all_named(message: str) -> bool:
     return NAMED_ONLY.fullmatch(message) is not None
 
 
-def filled(message: nodes.Expr, keywords: list[nodes.Keyword], line: int) -> nodes.Expr:
-    """fill(message, **values): a filter, which the compiled template calls directly (a function
-    would be called through the context)."""
-    return nodes.Filter(message, "fill", [], keywords, None, None, lineno=line)
+def formatted(message: nodes.Expr, keywords: list[nodes.Keyword], named: bool, line: int) -> nodes.Expr:
+    """`message` (a translation, plain if `named`, else marked safe) formatted with the values.
+
+    Named placeholders only: fill(message, **values), a filter, which the compiled template calls
+    directly (a function would be called through the context). Otherwise Markup % values, which
+    escapes each value, as newstyle gettext does under autoescape.
+    """
+    if named:
+        return nodes.Filter(message, "fill", [], keywords, None, None, lineno=line)
+    pairs = [nodes.Pair(nodes.Const(k.key), k.value, lineno=line) for k in keywords]
+    return nodes.Mod(message, nodes.Dict(pairs, lineno=line), lineno=line)
 
 
 class Translating(NodeTransformer):
@@ -75,18 +82,17 @@ class Translating(NodeTransformer):
         if len(node.args) != arity or not literal(node, node.args):
             return node
         text = self.translate(*(arg.value for arg in node.args))
-        message = nodes.MarkSafeIfAutoescape(nodes.Const(text), lineno=node.lineno)
         if not node.kwargs:
             try:  # newstyle gettext formats even without values ("%%" is "%")
                 return nodes.MarkSafeIfAutoescape(nodes.Const(text % {}), lineno=node.lineno)
             except (KeyError, ValueError, TypeError):
                 return node  # a broken translation fails at render time, as it would have
         keywords = [nodes.Keyword(k.key, k.value, lineno=node.lineno) for k in node.kwargs]
-        if all_named(text):
-            return filled(nodes.Const(text), keywords, node.lineno)
-        pairs = [nodes.Pair(nodes.Const(k.key), k.value, lineno=node.lineno) for k in node.kwargs]
-        # Markup % values escapes each value, as newstyle gettext does under autoescape.
-        return nodes.Mod(message, nodes.Dict(pairs, lineno=node.lineno), lineno=node.lineno)
+        named = all_named(text)
+        message = nodes.Const(text, lineno=node.lineno)
+        if not named:
+            message = nodes.MarkSafeIfAutoescape(message, lineno=node.lineno)
+        return formatted(message, keywords, named, node.lineno)
 
     def plural_forms(self, node: nodes.Call) -> nodes.Node:
         """ngettext(singular, plural, n, **values): the form n takes, formatted with num=n and the values."""
@@ -104,11 +110,7 @@ class Translating(NodeTransformer):
         keywords = [nodes.Keyword(k.key, k.value, lineno=line) for k in node.kwargs]
         if all(k.key != "num" for k in node.kwargs):
             keywords.append(nodes.Keyword("num", n, lineno=line))  # newstyle ngettext's num
-        form = nodes.Getitem(choices, index, "load", lineno=line)
-        if named:
-            return filled(form, keywords, line)
-        pairs = [nodes.Pair(nodes.Const(k.key), k.value, lineno=line) for k in keywords]
-        return nodes.Mod(form, nodes.Dict(pairs, lineno=line), lineno=line)
+        return formatted(nodes.Getitem(choices, index, "load", lineno=line), keywords, named, line)
 
 
 class WordingEnvironment(Environment):
