@@ -71,6 +71,45 @@ def chain(line: list, left: int, across: bool) -> tuple[list[Spot], tuple[Spot, 
     return [*lefts[-2::-1], opener, *right[:-1]], (lefts[-1], right[-1])
 
 
+class Growing:
+    """A line's layout kept as the line grows: each tile is laid once, where chain() puts it.
+
+    web/dominoes.py keeps one per table, so a move lays its tile instead of walking the line.
+    No spots are kept (a Spot, a named tuple, stays tracked by the garbage collector).
+    """
+
+    def __init__(self, across: bool):
+        self.line, self.left, self.across = (), 0, across
+        self.lefts = self.rights = None  # each arm's walk, once the line has its opening tile
+
+    def grow(self, line: tuple, left: int) -> tuple[list[Spot], list[Spot]] | None:
+        """The spots of the tiles `line` has before and after the line laid so far (each in line
+        order), or None if `line` is not that line grown."""
+        if not self.line:
+            if not line:
+                return [], []
+            opener = _opener(line[left], self.across)
+            self.lefts, self.rights = Walk(opener, self.across, "l"), Walk(opener, self.across, "r")
+            before, after = self._lay(line[:left], line[left + 1:])
+            after.insert(0, opener)
+        else:
+            known, added = len(self.line), left - self.left
+            if added < 0 or len(line) - known - added < 0 or line[added:added + known] != self.line:
+                return None
+            before, after = self._lay(line[:added], line[added + known:])
+        self.line, self.left = line, left
+        return before, after
+
+    def _lay(self, before: tuple, after: tuple) -> tuple[list[Spot], list[Spot]]:
+        """The spots of tiles laid outwards: `before` the left end and `after` the right (line order)."""
+        lefts = [_turned(self.lefts.next(_double(t))) for t in reversed(before)]
+        return lefts[::-1], [self.rights.next(_double(t)) for t in after]
+
+    def ends(self) -> tuple[Spot, Spot] | None:
+        """Where the next tile (not a double) would lie on the left and on the right."""
+        return (_turned(self.lefts.peek()), self.rights.peek()) if self.line else None
+
+
 def _double(tile) -> bool:
     return tile[0] == tile[1]
 
@@ -82,35 +121,57 @@ def _opener(tile, across: bool) -> Spot:
 
 
 def _arm(doubles: list[bool], opener: Spot, across: bool, arm: str) -> list[Spot]:
-    """The right-hand path for tiles laid outwards from `opener` (each: is it a double).
+    """The right-hand path for tiles laid outwards from `opener` (each: is it a double)."""
+    walk = Walk(opener, across, arm)
+    return [walk.next(double) for double in doubles]  # the last may be a stand-in: the open end's spot
+
+
+class Walk:
+    """One arm's right-hand path, a tile at a time: where the next tile laid outwards lies.
 
     A row runs until the next tile would come within MARGIN of an edge; then a corner tile
     hangs down from the row's end and a "foot" tile under it starts the next row, which runs
     the other way. Doubles are laid across in a row's run, in line at a corner or a foot.
+    Kept between moves, it lays a new tile without walking the arm again (web/render.py).
     """
-    spots = []
-    y, heading, end = 0, 1, opener.x + (2 if opener.vertical else 4)  # end: the row's open edge (x)
-    foot = False  # the next tile is the foot under a corner
-    for step, double in enumerate(doubles, 1):  # the last may be a stand-in: the open end's spot
-        crossed = across and double and not foot
+
+    __slots__ = ("across", "arm", "y", "heading", "end", "foot", "step")
+
+    def __init__(self, opener: Spot, across: bool, arm: str):
+        self.across, self.arm = across, arm
+        self.y, self.heading = 0, 1
+        self.end = opener.x + (2 if opener.vertical else 4)  # the row's open edge (x)
+        self.foot = False  # the next tile is the foot under a corner
+        self.step = 0
+
+    def next(self, double: bool) -> Spot:
+        """The spot of the next tile (a double or not), and the walk moves past it."""
+        self.step += 1
+        end, y, heading, arm, step = self.end, self.y, self.heading, self.arm, self.step
+        crossed = self.across and double and not self.foot
         length = 2 if crossed else 4
-        if foot:  # under the corner, reaching one tile-half back into the row
+        if self.foot:  # under the corner, reaching one tile-half back into the row
             x = end - 2 if heading < 0 else end
-            spots.append(Spot(x, y, False, heading < 0, False, arm, step))
-            end = x if heading < 0 else x + 4
-            foot = False
-        elif (end + length <= WIDTH - MARGIN) if heading > 0 else (end - length >= MARGIN):
+            self.end = x if heading < 0 else x + 4
+            self.foot = False
+            return Spot(x, y, False, heading < 0, False, arm, step)
+        if (end + length <= WIDTH - MARGIN) if heading > 0 else (end - length >= MARGIN):
             x = end if heading > 0 else end - length
+            self.end = end + heading * length
             if crossed:
-                spots.append(Spot(x, y - 1, True, False, True, arm, step))
-            else:
-                spots.append(Spot(x, y, False, heading < 0, False, arm, step))
-            end += heading * length
-        else:  # the corner: down from the row's end; the next row runs the other way
-            end = end if heading > 0 else end - 2  # the corner's left side, which the foot starts from
-            spots.append(Spot(end, y, True, False, False, arm, step))
-            y, heading, foot = y + 4, -heading, True
-    return spots
+                return Spot(x, y - 1, True, False, True, arm, step)
+            return Spot(x, y, False, heading < 0, False, arm, step)
+        # the corner: down from the row's end; the next row runs the other way
+        self.end = end if heading > 0 else end - 2  # the corner's left side, which the foot starts from
+        self.y, self.heading, self.foot = y + 4, -heading, True
+        return Spot(self.end, y, True, False, False, arm, step)
+
+    def peek(self) -> Spot:
+        """Where the next tile would lie if it is not a double (an open end's spot); the walk stays."""
+        saved = self.y, self.heading, self.end, self.foot, self.step
+        spot = self.next(False)
+        self.y, self.heading, self.end, self.foot, self.step = saved
+        return spot
 
 
 def _turned(spot: Spot) -> Spot:

@@ -75,6 +75,7 @@ class Table:
         self.evicted = False  # left memory: whoever still holds this object must get it again
         self.asks: dict[str, Ask] = {}  # by an id shown to the host (never the secret); memory only
         self.pushed = None  # what its pages were last sent, kept by the web layer (web/pieces.py)
+        self.laid = None  # its line as laid out on the felt, kept by the web layer (web/dominoes.py)
 
     # -- derived state ---------------------------------------------------------
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from flask import Flask, current_app
 
-from game.chain import chain
 from game.views import player_panel, spectator_view, variant_facts
 from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
-from .dominoes import placed, spot_classes, tiles_of
+from .dominoes import LaidLine, tiles_of
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
 from .pieces import Pieces, Pushed, decide, rendered, snapshot, with_globals
@@ -32,7 +29,7 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
             "panel": player_panel(table.match, seat) if table.match else None,
             "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover_of(table),
             "rnd": view["round"] if view else None, "cross": table.variant.doubles_across, "due": due,
-            "seq": pushed_of(table).seq}
+            "seq": pushed_of(table).seq, "laid": laid_of(table)}
 
 
 def pushed_of(table: Table) -> Pushed:
@@ -47,20 +44,15 @@ def line_of(context: dict) -> tuple[list[tuple[str, str]], tuple[str, str]]:
     rnd = context["rnd"]
     if not rnd:
         return [], ("", "")
-    tiles, ends = laid_out(tuple(map(tuple, rnd["line"])), rnd["left"], context["cross"])
+    tiles, ends = context["laid"].laid(tuple(map(tuple, rnd["line"])), rnd["left"], context["cross"])
     return tiles_of(rnd, tiles), ends
 
 
-@lru_cache(maxsize=4096)
-def laid_out(line: tuple, left: int, cross: bool) -> tuple[tuple, tuple[str, str]]:
-    """The line's tiles placed at their spots (game.chain; see dominoes.placed), unmarked, and
-    the classes of the spots of its two open ends.
-
-    Kept for the latest line of each table: a pass, a draw or a presence change shows it again.
-    """
-    spots, ends = chain(line, left, cross)
-    tiles = tuple(placed(a, b, spot) for (a, b), spot in zip(line, spots, strict=True))
-    return tiles, tuple(spot_classes(spot) for spot in ends) if ends else ("", "")
+def laid_of(table: Table) -> LaidLine:
+    """This table's line as laid out on the felt so far (web/dominoes.py)."""
+    if table.laid is None:
+        table.laid = LaidLine()
+    return table.laid
 
 
 def render_table(env, context: dict, line: tuple | None = None) -> str:
