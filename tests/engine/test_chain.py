@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from game.chain import BOTTOM, TOP, WIDTH, Spot, layout, open_spots
+from game.chain import BOTTOM, TOP, WIDTH, Growing, Spot, chain, layout, open_spots
 from game.rules import Round
 from game.simulate import random_move
 from game.variants import VARIANTS, get_variant
@@ -127,3 +127,20 @@ def test_open_spots_are_where_the_next_tile_goes_on_each_side():
     assert (left_spot.x, left_spot.y) == (longer[0].x, longer[0].y)
     assert (right_spot.x, right_spot.y) == (longer[-1].x, longer[-1].y)
     assert open_spots([], 0, True) is None and layout([], 0, True) == []
+
+
+def test_a_line_laid_as_it_grows_lies_where_a_fresh_layout_puts_it():
+    """Growing (kept per table, web/dominoes.py) lays only new tiles: the same spots and open ends,
+    whether a push brings one tile or several (a timed-out turn, a missed push)."""
+    for variant, seed in itertools.product(VARIANTS, range(30)):
+        across = VARIANTS[variant].doubles_across
+        growing, spots, skip = Growing(across), [], random.Random(seed)
+        for line, left in growth(variant, 2 + seed % 3 if variant != "partnership" else 4, seed):
+            if skip.random() < 0.3:
+                continue  # this state is never shown: the next one adds two tiles or more
+            before, after = growing.grow(tuple(map(tuple, line)), left)
+            spots = [*before, *spots, *after]
+            assert (spots, growing.ends()) == chain(line, left, across), (variant, seed)
+        if len(line) > 1:  # a line that is not this one grown (a new round's) is refused
+            assert growing.grow(tuple(map(tuple, line[1:])), left) is None
+            assert Growing(across).grow((), 0) == ([], []) and Growing(across).ends() is None
