@@ -75,6 +75,11 @@ TURN = re.compile(r' data-turn="(\d*)"')  # the stamp (#version) of every push s
 FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="\d-\d" ws-send '
                          r"hx-vals='([^']*)'")
 FITS_LABEL = re.compile(r'<label class="tile-btn fits" data-tile="(\d-\d)"')
+# #me comes whole or in pieces (web/mine.py): the hand's tiles by id (start tags are enough to
+# tell which fit and what they send), a played tile deleted, the actions whole.
+HAND_TILE = re.compile(r'<(?:button type="button"|label|span) class="tile-btn[^"]*"[^>]*? id="h-(\d-\d)"[^>]*>')
+TILE_GONE = re.compile(r'<span id="h-(\d-\d)" hx-swap-oob="delete">')
+ACTIONS = re.compile(r'<div class="actions" id="actions">.*?</div>', re.S)
 FORCED = re.compile(r"ws-send hx-vals='([^']*(?:draw|pass)[^']*)'")
 REFUSAL = re.compile(r'<div id="flash"[^>]*>(.*?)</div>', re.S)
 ASSETS = re.compile(r'<(?:link rel="stylesheet" href|script src)="(/[^"]+)"')
@@ -418,7 +423,8 @@ class Player:
         self.latest = ""
         self.phase = ""  # as the last push said
         self.turn: int | None = None  # the seat marked to play, as the pushes left it
-        self.me_part = ""
+        self.hand: dict[str, str] = {}  # this seat's tiles by name: each one's start tag, as shown
+        self.actions = ""  # its #actions, as shown
         self.arrived: dict[int, float] = {}  # version -> when it first arrived
         self.messages = self.bytes = self.updates = self.update_bytes = 0
         self.gaps = self.out_of_order = 0
@@ -530,14 +536,20 @@ class Player:
         turn = TURN.search(data, 0, 800)
         if turn:
             self.turn = int(turn.group(1)) if turn.group(1) else None
-        start = data.find('<section id="me"')
-        if start >= 0:  # the server may leave out an unchanged #me: the page keeps the last one
-            self.me_part = data[start:]
+        if 'id="h-' in data or '<div id="hand"' in data:  # #me whole, or the pieces of it that changed
+            if '<div id="hand"' in data:
+                self.hand = {}
+            self.hand.update((found.group(1), found.group(0)) for found in HAND_TILE.finditer(data))
+            for gone in TILE_GONE.findall(data):
+                self.hand.pop(gone, None)
+        actions = ACTIONS.search(data)
+        if actions:
+            self.actions = actions.group(0)
         self.table.changed.set()
 
     def me(self) -> str:
-        """This seat's own part of the page, as the last message that carried it left it."""
-        return self.me_part
+        """What this seat's #me offers now: its hand's tiles (their start tags) and its actions."""
+        return "".join(self.hand.values()) + self.actions
 
     async def close(self) -> None:
         self.closing = True

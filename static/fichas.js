@@ -62,9 +62,20 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function (e) {
     if (e.detail.message.indexOf('<section id="table"') >= 0) asked = false;
+    // #me is sent in pieces (web/mine.py): its turn's mark follows the prompt. Before turn.js
+    // and a11y.js read it (this file's listeners come first).
+    var me = document.getElementById("me"), prompt = document.getElementById("prompt");
+    if (me && prompt) me.classList.toggle("my-turn", prompt.hasAttribute("data-mine"));
+    stamped();
+  });
+  document.addEventListener("DOMContentLoaded", stamped);
+  document.addEventListener("htmx:afterSettle", stamped); // an HTTP answer's #table
+  var applied = null; // the stamp last followed: each push brings a new one
+  function stamped() {
     var version = document.getElementById("version");
     var table = document.getElementById("table");
-    if (!version || !table) return;
+    if (!version || !table || version === applied) return;
+    applied = version;
     table.dataset.version = version.value;
     table.dataset.moves = version.dataset.moves;
     table.dataset.seq = version.dataset.seq;
@@ -72,14 +83,25 @@
     table.className = table.className.replace(/\bphase-\w+/, "phase-" + version.dataset.phase);
     // Marks a push of changed pieces does not re-send: whose turn it is, and the latest tile
     // (fresh while it is the latest move).
+    var turn = version.dataset.turn;
     table.querySelectorAll("article.seat").forEach(function (seat) {
-      seat.classList.toggle("turn", seat.dataset.seat === version.dataset.turn);
+      seat.classList.toggle("turn", seat.dataset.seat === turn);
     });
     table.querySelectorAll("#line .last").forEach(function (tile) {
       if (tile.id !== version.dataset.last) tile.classList.remove("last", "fresh");
       else if (!version.dataset.fresh) tile.classList.remove("fresh");
     });
-  });
+    // The clock of the seat to play, shown and set to the time the server says it has left (each
+    // push sets it afresh); the others hidden and stopped.
+    var left = version.dataset.clockMs;
+    table.querySelectorAll(".clock-line").forEach(function (line) {
+      var clock = line.querySelector(".clock");
+      line.hidden = !(left && line.id === "clock-" + turn);
+      if (line.hidden) { delete clock.dataset.endsAt; return; }
+      clock.dataset.endsAt = performance.now() + Number(left);
+      tick(clock);
+    });
+  }
   // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
   // A close with 1008 (policy violation: this page sent too much) is final: the page shows the
   // server's reason and reconnects no more (htmx-ext-ws itself retries only after 1006, 1011,

@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 from game.chain import Growing, Spot
 
 from .compact import Compact
-from .i18n import current_language, tile_name
+from .i18n import tile_name
 
 DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
 # A domino in the line, in three pieces: its spot's classes and its id go between them.
@@ -93,38 +93,34 @@ class LaidLine:
 HAND_TILES: dict[tuple, str] = {}  # (language, tile, the ends it fits, two ends differ) -> its html
 
 
-def hand_tiles(hand: list[dict], ends: list[int] | None) -> Markup:
-    """A hand's tiles as #hand shows them, in the current language (tile names are words).
+def hand_tile_html(tile: dict, ends: list[int] | None, lang: str) -> str:
+    """One tile of a hand as #hand shows it in `lang` (its name is words), by its id `h-a-b`.
 
     A tile that fits both (different) open ends is a radio to choose before an end is tapped;
     one that fits one end is a button that plays it there; others are shown only. Each kept:
-    a hand is shown at every push of its #me, its tiles in few ways.
+    a hand's tiles are shown at every push of its #me, in few ways.
     """
     two_ends = bool(ends) and ends[0] != ends[1]
-    lang = current_language()
-    parts = []
-    for tile in hand:
-        key = (lang, tile["tile"], tuple(tile["ends"]), two_ends)
-        html = HAND_TILES.get(key)
-        if html is None:
-            html = HAND_TILES[key] = hand_tile(tile, two_ends)
-        parts.append(html)
-    return Markup("".join(parts))
+    key = (lang, tile["tile"], tuple(tile["ends"]), two_ends)
+    html = HAND_TILES.get(key)
+    if html is None:
+        html = HAND_TILES[key] = hand_tile(tile, two_ends)
+    return html
 
 
 def hand_tile(tile: dict, two_ends: bool) -> str:
-    """One tile of a hand (see hand_tiles)."""
+    """One tile of a hand (see hand_tile_html)."""
     text, face = escape(tile["tile"]), domino(tile["low"], tile["high"])
     if len(tile["ends"]) == 2 and two_ends:
-        return (f'<label class="tile-btn fits" data-tile="{text}">'
+        return (f'<label class="tile-btn fits" data-tile="{text}" id="h-{text}">'
                 f'<input type="radio" name="tile" value="{text}">'
                 f'<span class="visually-hidden">{escape(tile_name(tile))}</span>{face}</label>')
     if tile["ends"]:
         end = escape(tile["ends"][0] or "")
         return (f'<button type="button" class="tile-btn fits" data-tile="{text}" ws-send'
                 f' hx-vals=\'{{"tile": "{text}", "end": "{end}"}}\''
-                f' aria-label="{escape(tile_name(tile))}">{face}</button>')
-    return f'<span class="tile-btn" data-tile="{text}">{face}</span>'
+                f' aria-label="{escape(tile_name(tile))}" id="h-{text}">{face}</button>')
+    return f'<span class="tile-btn" data-tile="{text}" id="h-{text}">{face}</span>'
 
 
 def domino_of(text: str) -> Markup:
@@ -136,5 +132,5 @@ def domino_of(text: str) -> Markup:
 def init_rendering(app: Flask) -> None:
     """Templates get the domino helpers and lose their indentation; the dominoes are rendered once."""
     app.jinja_env.add_extension(Compact)  # before any template is compiled
-    app.jinja_env.globals.update(domino_of=domino_of, hand_tiles=hand_tiles)
+    app.jinja_env.globals.update(domino_of=domino_of)
     render_dominoes(app)

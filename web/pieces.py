@@ -2,10 +2,11 @@
 
 Every push of a table has a number (`seq`). A page that got push n-1 whole or in part can be sent
 push n as a delta: the stamp (version, moves, whose turn, the latest tile, seq and `after`), what is
-announced, the seats whose lasting facts changed, the tile counts and clocks that changed, the facts
+announced, the seats whose lasting facts changed, the tile counts that changed, the facts
 over the felt, the new tiles of the line, the line's open ends when they moved, and the new moves of
 the log (the oldest shown one deleted), each swapped by its id (htmx out-of-band swaps). The turn's
-highlight and the latest tile's mark are not re-sent: static/fichas.js moves them as each stamp says.
+highlight, the latest tile's mark and the seats' clocks are not re-sent: static/fichas.js moves them as
+each stamp says (a clock runs from the time left that the stamp carries).
 From a round's deal to the next round, its first tile and its end (the scores, the sheet, the
 result, the hands shown) included, pushes are sent so; a new round, a new match or seat, a page
 that connects or missed a push get the whole #table. The keys below are language-free, so one
@@ -32,7 +33,6 @@ class Pushed:
     seats: list = field(default_factory=list)  # each seat's lasting facts (see `seat_key`)
     counts: list = field(default_factory=list)  # each seat's tile count (None: none shown)
     missing: list = field(default_factory=list)  # the numbers each seat lacks (passes), as shown
-    clock: tuple | None = None  # whose clock runs, and its deadline
     ends: tuple | None = None  # the facts over the felt
     scores: tuple | None = None  # each side's score (see `scores_key`)
     sheet: tuple | None = None  # the score sheet's rows (see `sheet_key`)
@@ -49,7 +49,6 @@ class Decision:
     seats: list[int]  # seats whose lasting facts changed (re-sent whole)
     counts: list[int]  # other seats whose tile count changed
     missing: list[int]  # other seats that passed on numbers not yet shown
-    clocks: list[int]  # other seats whose clock changed (started, stopped or restarted)
     ends: bool
     targets: str | list[int]  # "new": the line's first tile, "gone": the round's end; or the ends that moved
     scores: bool
@@ -71,7 +70,7 @@ def shape_of(context: dict) -> tuple | None:
 
 
 def seat_key(context: dict, s: int) -> tuple:
-    """What a seat shows (templates/_seat.html) but its tile count and its clock."""
+    """What a seat shows (templates/_seat.html) but its tile count and its missing numbers."""
     view = context["view"]
     player = view["players"][s] if view else None
     if s >= len(context["players"]):
@@ -113,13 +112,6 @@ def count_of(context: dict, s: int) -> int | None:
     return view["players"][s]["tiles"] if view and s < len(context["players"]) else None
 
 
-def clock_key(context: dict) -> tuple:
-    """Whose clock runs and until when (templates/_clock.html)."""
-    rnd = context["rnd"]
-    turn = rnd["turn"] if rnd else None
-    return (turn, context["due"] if turn is not None and context["remaining_ms"] is not None else None)
-
-
 def ends_key(context: dict) -> tuple:
     """Everything the facts over the felt show (templates/_ends.html)."""
     rnd = context["rnd"]
@@ -141,7 +133,7 @@ def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: tuple
     seats = range(context["table"]["seats"])
     return Pushed(seq, shape_of(context), [seat_key(context, s) for s in seats],
                   [count_of(context, s) for s in seats], [missing_of(context, s) for s in seats],
-                  clock_key(context), ends_key(context) if rnd else None, scores_key(context),
+                  ends_key(context) if rnd else None, scores_key(context),
                   sheet_key(context), result_key(context), targets_key(context, spots),
                   (len(tiles), rnd["left"] if rnd else 0), rnd["moves"] if rnd else 0)
 
@@ -153,8 +145,6 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
               if was != count and s not in seats]
     missing = [s for s, (was, numbers) in enumerate(zip(before.missing, now.missing, strict=True))
                if was != numbers and s not in seats]
-    clocks = [] if before.clock == now.clock else [
-        s for s in {before.clock[0], now.clock[0]} if s is not None and s not in seats]
     # A placed tile never moves: the new ones are the first (left of the line) and the last ones.
     count, added_left = before.line[0], now.line[1] - before.line[1]
     new_left = [html for _, html in (tiles[:added_left] if count else tiles)]
@@ -170,7 +160,7 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
         targets = "new" if now.targets else "gone" if before.targets else []
     else:
         targets = [i for i in (0, 1) if before.targets[i] != now.targets[i]]
-    return Decision(seats, counts, missing, sorted(clocks), now.ends != before.ends, targets,
+    return Decision(seats, counts, missing, now.ends != before.ends, targets,
                     now.scores != before.scores, now.sheet != before.sheet, now.result != before.result,
                     new_left, new_right, last_tile(rnd, tiles), added, dropped)
 
@@ -185,17 +175,21 @@ def stamp(context: dict, last: str, after: int | None = None) -> Markup:
 
     `seq` numbers the push; in a push of changed pieces `after` is the push it follows: a page
     that did not get that one asks for the whole table (static/fichas.js, which also copies these
-    numbers onto #table and marks whose turn it is and the latest tile). Numbers only, no words:
-    written here, not by a template, as every push sends one.
+    numbers onto #table, marks whose turn it is and the latest tile, and runs the clock of the seat
+    to play from `data-clock-ms`, the time it has left). Numbers only, no words: written here, not
+    by a template, as every push sends one.
     """
     rnd, version = context["rnd"], context["table"]["version"]
     turn = "" if rnd is None or rnd["turn"] is None else rnd["turn"]
+    left = context["remaining_ms"]
+    clock = "" if turn == "" or left is None else left
     fresh = "1" if rnd and rnd["fresh"] else ""
     follows = "" if after is None else f' data-after="{after}"'
     return Markup(f'<input type="hidden" id="version" name="version" value="{version}"'
                   f' data-version="{version}" data-moves="{rnd["moves"] if rnd else 0}"'
                   f' data-phase="{context["phase"]}" data-turn="{turn}"'
-                  f' data-last="{last}" data-fresh="{fresh}" data-seq="{context["seq"]}"{follows}>')
+                  f' data-clock-ms="{clock}" data-last="{last}" data-fresh="{fresh}"'
+                  f' data-seq="{context["seq"]}"{follows}>')
 
 
 TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'
@@ -240,7 +234,7 @@ class Pieces:
         player = view["players"][s]
         count, backs = self.count(s)
         return self.render("_seat.html", s=s, p=player, count=count, backs="" if "hand" in player else backs,
-                           clock=self.clock(s), missing=self.missing(s))
+                           missing=self.missing(s))
 
     def log_line(self, n: int) -> Markup:
         """Move n of the round (the log holds the latest LOG_SHOWN)."""
@@ -255,9 +249,6 @@ class Pieces:
             COUNTS[key] = (self.render("_count.html", s=s, p=player),
                            self.render("_backs.html", s=s, p=player))
         return COUNTS[key]
-
-    def clock(self, s: int) -> Markup:
-        return self.render("_clock.html", s=s)
 
     def missing(self, s: int) -> Markup:
         return self.render("_missing.html", s=s, p=self.context["view"]["players"][s])
@@ -290,7 +281,6 @@ class Pieces:
         parts += [self.seat(s) for s in decision.seats]
         parts += ["".join(self.count(s)) for s in decision.counts]
         parts += [self.missing(s) for s in decision.missing]
-        parts += [self.clock(s) for s in decision.clocks]
         for changed, name in ((decision.scores, "_scores.html"), (decision.sheet, "_sheet.html"),
                               (decision.result, "_result_box.html"), (decision.ends, "_ends.html")):
             if changed:

@@ -11,6 +11,7 @@ from live.tables import HANDOVER_PHASES, Tables
 from .dominoes import LaidLine, tiles_of
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
+from .mine import Mine, me_key
 from .pieces import Pieces, Pushed, decide, rendered, snapshot, with_globals
 
 
@@ -65,35 +66,6 @@ def render_table(env, context: dict, line: tuple | None = None) -> str:
     return rendered(env, "_table.html", {**with_globals(env, context), "pieces": pieces}).strip()
 
 
-def render_me(env, context: dict) -> str:
-    """The viewer's own #me (context's seat and panel) in the language of `env`."""
-    return rendered(env, "_me.html", with_globals(env, context))
-
-
-def me_key(context: dict) -> tuple:
-    """Everything `_me.html` shows: equal keys mean #me need not be re-sent.
-
-    Kept rather than comparing rendered #me: rendering every seat's #me at every push costs
-    about 120 µs more per move (a tenth of a move's CPU), and this key also leaves out the
-    clock, so a presence push does not wipe a tile being chosen. The unseen counts are not in
-    #me: they change at almost every move and travel as #unseen, after #table (see `publish`).
-    """
-    panel = context["panel"]
-    if panel:  # its hand (each tile and the ends it fits) and what it may do; not the unseen counts
-        panel = (tuple((tile["tile"], tuple(tile["ends"])) for tile in panel["hand"]),
-                 tuple(panel["can"].items()))
-    acting = bool(panel and context["panel"]["can"]["act"])
-    # While acting, each new state (not each push: presence changes must not wipe a chosen tile).
-    now_playing = context["table"]["version"] if acting else None
-    # Seats changing hands: what a spectator may ask for, and what the host may hand over (only
-    # between rounds: a presence change while the host plays must not wipe a tile being chosen).
-    handover = context["handover"]
-    if context["seat"] is not None and not (context["seat"] == 0 and handover and handover["open"]):
-        handover = None
-    return (context["phase"], context["seat"], len(context["players"]), panel, now_playing,
-            context["host_away"], repr(handover))
-
-
 def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = False,
                     message: str | None = None) -> tuple[str, tuple]:
     """The swappable parts of a table page for one viewer (#table, #unseen, #me), and #me's key.
@@ -132,7 +104,7 @@ def whole_page(table: Table, tables: Tables, seat: int | None, oob: bool = False
     unseen = unseen_part(current_app, seat, unseen_of(context["panel"]), lang)
     if oob and unseen:  # an HTTP answer's main part goes to #flash: #unseen goes to its place
         unseen = unseen.replace('<div id="unseen"', '<div id="unseen" hx-swap-oob="true"', 1)
-    return render_table(env, context) + unseen + render_me(env, context), context
+    return render_table(env, context) + unseen + Mine(env, context).whole(), context
 
 
 def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
@@ -140,8 +112,9 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
 
     A page that got the push before gets only the pieces that changed (web/pieces.py), during a
     round's play; any other page gets the whole #table. Each is rendered once per language in use
-    (each page reads its own, chosen at its handshake); #me once per seat and language, and only
-    for pages whose #me changed; #unseen only when this viewer's counts changed.
+    (each page reads its own, chosen at its handshake); #me, whole or its changed pieces
+    (web/mine.py), once per seat, language and what the page last showed, and only for pages whose
+    #me changed; #unseen only when this viewer's counts changed.
     """
     connections = hub.connections(table.id)
     before = pushed_of(table)
@@ -159,7 +132,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
         same_shape = now.shape and now.shape == before.shape
         decision = decide(before, now, context["rnd"], tiles) if same_shape else None
         shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
-        mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, html rendered on demand]
+        mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, {#me shown: what to send}]
         for connection in connections:
             if not connection.alive:  # cut off or closing: its handler is about to unregister it
                 continue
@@ -182,8 +155,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
             if (seat, lang) not in mine:
                 context["seat"] = seat
                 context["panel"] = player_panel(table.match, seat) if table.match else None
-                mine[seat, lang] = [me_key(context), context["panel"], None]
-            key, panel, html = mine[seat, lang]
+                mine[seat, lang] = [me_key(context), context["panel"], {}]
+            key, panel, sent = mine[seat, lang]
             message = shared
             # #table holds an empty #unseen: a whole #table is always followed by this viewer's counts.
             unseen = unseen_of(panel)
@@ -194,11 +167,17 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
             elif unseen != connection.unseen:  # the counts that changed, each swapped by its id
                 message += "".join(unseen_count(app, n, count) for n, (was, count)
                                    in enumerate(zip(connection.unseen, unseen, strict=True)) if was != count)
-            if key != connection.me_key:
+            # #me: its pieces that changed since the page's last #me, or the whole #me where the page
+            # has none of this frame (and with a whole #table: a page that missed a push gets both).
+            shown = None if whole else connection.me_key
+            if key != shown:
+                html = sent.get(shown)
                 if html is None:
                     context["seat"], context["panel"] = seat, panel
                     with speaking(app, lang):
-                        html = mine[seat, lang][2] = render_me(templates(lang), context)
+                        me = Mine(templates(lang), context)
+                        html = sent[shown] = (me.delta(shown, key) if shown and shown[0] == key[0]
+                                              else me.whole())
                 message += html
             if connection.send(message):
                 connection.me_key, connection.unseen, connection.seq = key, unseen, now.seq

@@ -25,6 +25,7 @@ from live.table import NAME_MAX, Table, clean_name
 
 from .i18n import current_language
 from .parts import fichas
+from .mine import Mine
 from .render import render_partials, render_table, table_context
 from .security import (
     browser_id,
@@ -198,10 +199,11 @@ def load_table(table_id: str) -> Table:
 
 
 def render_context(table: Table, seat: int | None) -> dict:
-    """A table page's context for this browser, with its #table rendered."""
+    """A table page's context for this browser, with its #table and #me rendered."""
     context = table_context(table, fichas().tables, seat)
     env = current_app.jinja_env.in_language(current_language())
     context["table_html"] = Markup(render_table(env, context))
+    context["me_html"] = Markup(Mine(env, context).whole())
     return context
 
 

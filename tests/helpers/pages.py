@@ -23,6 +23,7 @@ TILE_TEXT = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")
 DATA_TILE = re.compile(r'data-tile="([^"]*)"')
 SEAT_PANEL = re.compile(r'<article class="([^"]*)" data-seat="(\d+)"[^>]*>(.*?)</article>', re.S)
 CLOCK = re.compile(r'data-remaining-ms="\d+">\d+<')
+TIME_LEFT = re.compile(r' data-clock-ms="\d+"')  # the turn's time left, in each push's stamp
 WHITE_SPACE = re.compile(r"\s+")
 PUSH_NUMBER = re.compile(r' data-(?:seq|after)="\d+"')  # counts this process's pushes (web/pieces.py)
 # A tile named in words for screen readers ("six–four"; "seis–cuatro"; "seks–fire"), in either order.
@@ -111,7 +112,8 @@ def stable(text: str) -> str:
     Runs of white space are one space, as a browser shows them: a piece pushed alone and the same
     piece inside the whole table differ only in the blanks around it.
     """
-    return WHITE_SPACE.sub(" ", PUSH_NUMBER.sub("", CLOCK.sub("data-remaining-ms>…<", text)))
+    text = TIME_LEFT.sub(' data-clock-ms="…"', CLOCK.sub("data-remaining-ms>…<", text))
+    return WHITE_SPACE.sub(" ", PUSH_NUMBER.sub("", text))
 
 
 def page(browser: Browser, url: str) -> str:

@@ -117,8 +117,21 @@ def marked(page: str, stamp: dict) -> str:
     return classes_of(page, r'<span class="domino[^"]*\blast\b[^"]*"[^>]*>', tile)
 
 
+def my_turn(page: str) -> str:
+    """What static/fichas.js does after each push to #me: .my-turn on it while #prompt says data-mine."""
+    prompt = find(page, "prompt")
+    if prompt is None:
+        return page
+    mine = "data-mine" in prompt.attributes
+
+    def me(tag: str, classes: list[str]) -> str:
+        return " ".join([c for c in classes if c != "my-turn"] + (["my-turn"] if mine else []))
+
+    return classes_of(page, r'<section id="me"[^>]*>', me)
+
+
 def fold(messages, page: str = '<section id="table"></section><section id="me"></section>') -> str:
     """What a page shows of #table and #me after these pushes, swapped in order."""
     for message in messages:
-        page = stamp_table(apply(page, message))
+        page = stamp_table(my_turn(apply(page, message)))
     return page

@@ -1,4 +1,4 @@
-"""What a push carries: the shared #table always, a viewer's own #me only when it changed."""
+"""What a push carries: the shared #table always, a viewer's own #me (or its pieces) only when it changed."""
 
 from __future__ import annotations
 
@@ -34,9 +34,12 @@ def test_a_presence_change_does_not_wipe_the_acting_players_own_part(app):
     other = next(s for s in range(3) if s != table.turn)
     connect(app, table, other)  # someone else comes online: only #table changes for the player
     acting.flush(0)
-    assert 'id="seat-' in inbox.messages[-1] and 'id="me"' not in inbox.messages[-1]
+    last = inbox.messages[-1]
+    assert 'id="seat-' in last and not any(f'id="{part}' in last for part in ("me", "prompt", "h-", "hand"))
     tables = app.extensions["fichas"].tables
     tile, end = table.match.round.playable(table.turn)[0]
     tables.act(table, table.turn, "play", table.version, tile.text, end)
     acting.flush(0)
-    assert 'id="me"' in inbox.messages[-1]  # their hand changed: their own part comes too
+    last = inbox.messages[-1]  # their hand and their prompt changed: those pieces of their own part come too
+    assert f'<span id="h-{tile.text}" hx-swap-oob="delete">' in last and 'id="prompt"' in last
+    assert 'id="me"' not in last and '<div id="hand"' not in last

@@ -21,6 +21,7 @@ from helpers.pages import (
     line_of,
     screen,
     seat_up,
+    section,
     shown_now,
     table_id,
     turn_seat,
@@ -95,8 +96,7 @@ def test_the_glowing_tiles_send_exactly_what_the_server_accepts(make_server):
     while table.match.round.number == start and not table.match.round.over:
         rnd, version = table.match.round, table.version
         player = players[rnd.turn]
-        me = player.wait_version(version)
-        me = next(m for m in reversed(player.messages) if '<section id="me"' in m)
+        me = section(screen(player, version), "me")  # #me as folded from its pieces
         inherited = json.loads(html.unescape(HAND_VALUES.search(me).group(1)))
         choices = [{**inherited, **json.loads(html.unescape(v))} for v in FITS_BUTTON.findall(me)]
         both = re.findall(r'<label class="tile-btn fits" data-tile="([^"]+)"', me)

@@ -1,0 +1,108 @@
+"""A viewer's own part of a table page (#me): whole, or only the pieces that changed since its last.
+
+A seated viewer's #me holds the prompt (what to do now, with their turn's clock), what is announced
+when their turn begins, their hand's tiles, the ends to choose for a tile that fits both, and their
+actions. A move changes some of them for two seats of four (the one who moved, the one to play): a
+push sends those pieces alone, each swapped by its id, the hand tile by tile (a tile played is
+deleted; the hand is re-sent whole only when a tile is added to it). The whole #me goes to a page
+that has none yet, and when its frame changes: the phase, the seats, who acts for an absent host,
+seats changing hands. A spectator's #me changes only so.
+"""
+
+from __future__ import annotations
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from .dominoes import hand_tile_html
+from .pieces import rendered, with_globals
+
+# A key's parts (see `me_key`): what each piece shows.
+FRAME, PROMPT, ANNOUNCE, HAND, CHOOSE, ACTIONS = range(6)
+PIECES = ((PROMPT, "_prompt.html"), (ANNOUNCE, "_announce_me.html"), (CHOOSE, "_choose_end.html"),
+          (ACTIONS, "_actions.html"))
+
+
+def me_key(context: dict) -> tuple:
+    """Everything #me shows, piece by piece: equal parts need not be re-sent.
+
+    Without the clock: a presence push must not wipe a tile being chosen (while acting, the prompt
+    is re-sent at each new state, with the time left then). The unseen counts are not in #me: they
+    travel as #unseen, after #table (web/render.py).
+    """
+    seat, panel = context["seat"], context["panel"]
+    # Seats changing hands: what a spectator may ask for, and what the host may hand over (only
+    # between rounds: a presence change while the host plays must not wipe a tile being chosen).
+    handover = context["handover"]
+    if seat is not None and not (seat == 0 and handover and handover["open"]):
+        handover = None
+    frame = (context["phase"], seat, len(context["players"]), context["host_away"], repr(handover))
+    if seat is None or not panel:
+        return (frame, None, None, (), None, None)
+    can, rnd = panel["can"], context["rnd"]
+    acting = bool(can["act"])
+    ends = tuple(rnd["ends"]) if rnd and rnd["ends"] else ()
+    two_ends = len(ends) == 2 and ends[0] != ends[1]
+    hand = tuple((tile["tile"], tuple(tile["ends"]), two_ends) for tile in panel["hand"])
+    if not acting:
+        return (frame, (False,), None, hand, None, (can.get("draw"), can.get("pass")))
+    opening = rnd["opening_tile"] if rnd and not rnd["line"] else None
+    prompt = (True, tuple(can.items()), opening, context["table"]["version"])  # each state: its time left
+    announce = (context["table"]["match_no"], rnd["number"], rnd["moves"], panel["fitting"], can.get("draw"))
+    return (frame, prompt, announce, hand, ends if choosing(context) else None, (can.get("draw"), can.get("pass")))
+
+
+def choosing(context: dict) -> bool:
+    """Whether the viewer may have to choose an end: on their turn, a tile fits both (different) ends."""
+    panel, rnd = context["panel"], context["rnd"]
+    if not (panel and panel["can"]["act"] and rnd and rnd["ends"] and rnd["ends"][0] != rnd["ends"][1]):
+        return False
+    return any(len(tile["ends"]) == 2 for tile in panel["hand"])
+
+
+class Mine:
+    """Renders one viewer's #me in one language (its own compiled templates), whole or in pieces."""
+
+    def __init__(self, env: Environment, context: dict):
+        self.env, self.context = env, context
+        self.values = {**with_globals(env, context), "choosing": choosing(context)}
+
+    def render(self, name: str) -> Markup:
+        return Markup(rendered(self.env, name, self.values).strip())
+
+    def hand(self) -> str:
+        """#hand with its tiles (web/dominoes.py: each kept, in every form it takes)."""
+        panel, rnd = self.context["panel"], self.context["rnd"]
+        ends = rnd["ends"] if rnd else None
+        lang = self.env.language
+        tiles = Markup("".join(hand_tile_html(tile, ends, lang) for tile in panel["hand"])) if panel else Markup()
+        return rendered(self.env, "_hand.html", {**self.values, "tiles": tiles}).strip()
+
+    def whole(self) -> str:
+        """The whole #me."""
+        pieces = {}
+        if self.context["seat"] is not None:
+            pieces = {"prompt": self.render("_prompt.html"), "announce": self.render("_announce_me.html"),
+                      "choose": self.render("_choose_end.html"), "actions": self.render("_actions.html"),
+                      "hand": Markup(self.hand())}
+        return rendered(self.env, "_me.html", {**self.values, "mine": pieces})
+
+    def delta(self, before: tuple, now: tuple) -> str:
+        """The pieces of #me that differ from `before` (a key of the same frame) to `now`."""
+        parts = [self.render(name) for part, name in PIECES if before[part] != now[part]]
+        if before[HAND] != now[HAND]:
+            parts.append(self.hand_delta(before[HAND], now[HAND]))
+        return "".join(parts)
+
+    def hand_delta(self, before: tuple, now: tuple) -> str:
+        """The tiles of the hand that changed, each by its id; the whole #hand if a tile was added."""
+        held = {key[0]: key for key in before}
+        if any(key[0] not in held for key in now):  # drawn, or handed a new deal: the order may change
+            return self.hand()
+        kept = {key[0] for key in now}
+        panel, rnd = self.context["panel"], self.context["rnd"]
+        ends = rnd["ends"] if rnd else None
+        parts = [f'<span id="h-{tile}" hx-swap-oob="delete"></span>' for tile in held if tile not in kept]
+        parts += [hand_tile_html(tile, ends, self.env.language) for tile, key in zip(panel["hand"], now, strict=True)
+                  if held[key[0]] != key]
+        return "".join(parts)
