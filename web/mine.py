@@ -19,8 +19,9 @@ from .pieces import rendered, with_globals
 
 # A key's parts (see `me_key`): what each piece shows.
 FRAME, PROMPT, ANNOUNCE, HAND, CHOOSE, ACTIONS = range(6)
-PIECES = ((PROMPT, "_prompt.html"), (ANNOUNCE, "_announce_me.html"), (CHOOSE, "_choose_end.html"),
-          (ACTIONS, "_actions.html"))
+PIECES = ((PROMPT, "_prompt.html", "prompt"), (ANNOUNCE, "_announce_me.html", "announce"),
+          (CHOOSE, "_choose_end.html", "choose"), (ACTIONS, "_actions.html", "actions"))
+KEPT: dict[tuple, Markup] = {}  # (language, template, what it shows) -> a piece that reads the same at every table
 
 
 def me_key(context: dict) -> tuple:
@@ -70,6 +71,31 @@ class Mine:
     def render(self, name: str) -> Markup:
         return Markup(rendered(self.env, name, self.values).strip())
 
+    def piece(self, part: int, name: str, key: tuple) -> Markup:
+        """One piece of #me (`key`: this viewer's `me_key`); kept where it reads the same at every
+        table (waiting for one's turn, the placeholders, the actions), as most of a move's are."""
+        shared = self.shared_key(part, key)
+        if shared is None:
+            return self.render(name)
+        shared = (self.env.language, name, shared)
+        html = KEPT.get(shared)
+        if html is None:
+            if len(KEPT) > 10_000:  # a few dozen values occur; never grow without bound
+                KEPT.clear()
+            html = KEPT[shared] = self.render(name)
+        return html
+
+    def shared_key(self, part: int, key: tuple) -> tuple | None:
+        """What a piece shows when it shows nothing of this table but `key`'s part; None otherwise."""
+        phase = self.context["phase"]
+        if part == PROMPT:
+            return (phase,) if key[PROMPT] == (False,) and phase == "playing" else None
+        if part == ANNOUNCE:
+            return () if key[ANNOUNCE] is None else None
+        if part == CHOOSE:
+            return (key[CHOOSE],)
+        return (key[ACTIONS], phase, self.context["seat"] == 0 or self.context["host_away"])
+
     def hand(self) -> str:
         """#hand with its tiles (web/dominoes.py: each kept, in every form it takes)."""
         panel, rnd = self.context["panel"], self.context["rnd"]
@@ -82,14 +108,14 @@ class Mine:
         """The whole #me."""
         pieces = {}
         if self.context["seat"] is not None:
-            pieces = {"prompt": self.render("_prompt.html"), "announce": self.render("_announce_me.html"),
-                      "choose": self.render("_choose_end.html"), "actions": self.render("_actions.html"),
-                      "hand": Markup(self.hand())}
+            key = me_key(self.context)
+            pieces = {name: self.piece(part, template, key) for part, template, name in PIECES}
+            pieces["hand"] = Markup(self.hand())
         return rendered(self.env, "_me.html", {**self.values, "mine": pieces})
 
     def delta(self, before: tuple, now: tuple) -> str:
         """The pieces of #me that differ from `before` (a key of the same frame) to `now`."""
-        parts = [self.render(name) for part, name in PIECES if before[part] != now[part]]
+        parts = [self.piece(part, name, now) for part, name, _ in PIECES if before[part] != now[part]]
         if before[HAND] != now[HAND]:
             parts.append(self.hand_delta(before[HAND], now[HAND]))
         return "".join(parts)

@@ -195,6 +195,7 @@ def stamp(context: dict, last: str, after: int | None = None) -> Markup:
 TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'
                 '<button id="end-right" hx-swap-oob="delete"></button>')
 COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles) -> a seat's count and backs
+TARGETS: dict[tuple, Markup] = {}  # (language, end, its number, its spot) -> an open end of the line
 
 
 def rendered(env: Environment, name: str, values: dict) -> str:
@@ -258,7 +259,17 @@ class Pieces:
         rnd = self.context["rnd"]
         if not rnd["ends"] or rnd["over"]:
             return Markup()
-        return self.render("_target.html", i=0, spots=spots) + self.render("_target.html", i=1, spots=spots)
+        return self.target(0, spots) + self.target(1, spots)
+
+    def target(self, i: int, spots) -> Markup:
+        """Open end i of the line (0: left), kept: the same end at the same spot reads the same at every table."""
+        key = (self.env.language, i, self.context["rnd"]["ends"][i], spots[i])
+        html = TARGETS.get(key)
+        if html is None:
+            if len(TARGETS) > 10_000:  # about 7 x 2 x 150 spots occur; never grow without bound
+                TARGETS.clear()
+            html = TARGETS[key] = self.render("_target.html", i=i, spots=spots)
+        return html
 
     def whole(self, tiles: list[tuple[str, str]], spots) -> dict:
         """Every piece, for the whole #table."""
@@ -295,7 +306,7 @@ class Pieces:
         elif decision.targets == "gone":  # the round is over: its ends are no longer targets
             parts.append(TARGETS_GONE)
         else:
-            parts += [self.render("_target.html", i=i, spots=spots) for i in decision.targets]
+            parts += [self.target(i, spots) for i in decision.targets]
         if decision.moves:
             lines = "".join(self.log_line(n) for n in reversed(decision.moves))
             parts.append(f'<ol hx-swap-oob="afterbegin:#log">{lines}</ol>')
