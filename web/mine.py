@@ -2,11 +2,12 @@
 
 A seated viewer's #me holds the prompt (what to do now, with their turn's clock), what is announced
 when their turn begins, their hand's tiles, the ends to choose for a tile that fits both, and their
-actions. A move changes some of them for two seats of four (the one who moved, the one to play): a
-push sends those pieces alone, each swapped by its id, the hand tile by tile (a tile played is
-deleted; the hand is re-sent whole only when a tile is added to it). The whole #me goes to a page
-that has none yet, and when its frame changes: the phase, the seats, who acts for an absent host,
-seats changing hands. A spectator's #me changes only so.
+actions. A move changes some of them for two seats of four (the one who moved, the one to play), a
+round's end and a new deal those of every seat: a push sends those pieces alone, each swapped by
+its id, the hand tile by tile (a tile played is deleted; the hand is re-sent whole when a tile is
+added to it). The whole #me goes to a page that has none yet (or missed a push), and when its
+frame changes: the seats, who acts for an absent host, seats changing hands, the match starting.
+A spectator's #me changes only so, and with the phase.
 """
 
 from __future__ import annotations
@@ -31,26 +32,29 @@ def me_key(context: dict) -> tuple:
     is re-sent at each new state, with the time left then). The unseen counts are not in #me: they
     travel as #unseen, after #table (web/render.py).
     """
-    seat, panel = context["seat"], context["panel"]
+    seat, panel, phase = context["seat"], context["panel"], context["phase"]
     # Seats changing hands: what a spectator may ask for, and what the host may hand over (only
     # between rounds: a presence change while the host plays must not wipe a tile being chosen).
     handover = context["handover"]
     if seat is not None and not (seat == 0 and handover and handover["open"]):
         handover = None
-    frame = (context["phase"], seat, len(context["players"]), context["host_away"], repr(handover))
-    if seat is None or not panel:
-        return (frame, None, None, (), None, None)
+    if seat is None or not panel:  # a spectator's #me, or a seat's before the match: whole, by phase
+        return ((phase, seat, len(context["players"]), context["host_away"], repr(handover)),
+                None, None, (), None, None)
+    frame = (None, seat, len(context["players"]), context["host_away"], repr(handover))
     can, rnd = panel["can"], context["rnd"]
     acting = bool(can["act"])
     ends = tuple(rnd["ends"]) if rnd and rnd["ends"] else ()
     two_ends = len(ends) == 2 and ends[0] != ends[1]
     hand = tuple((tile["tile"], tuple(tile["ends"]), two_ends) for tile in panel["hand"])
-    if not acting:
-        return (frame, (False,), None, hand, None, (can.get("draw"), can.get("pass")))
+    actions = (can.get("draw"), can.get("pass"), phase)
+    if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
+        prompt = (False, phase) if phase == "playing" else (False, phase, context["table"]["match_no"], rnd["number"])
+        return (frame, prompt, None, hand, None, actions)
     opening = rnd["opening_tile"] if rnd and not rnd["line"] else None
     prompt = (True, tuple(can.items()), opening, context["table"]["version"])  # each state: its time left
     announce = (context["table"]["match_no"], rnd["number"], rnd["moves"], panel["fitting"], can.get("draw"))
-    return (frame, prompt, announce, hand, ends if choosing(context) else None, (can.get("draw"), can.get("pass")))
+    return (frame, prompt, announce, hand, ends if choosing(context) else None, actions)
 
 
 def choosing(context: dict) -> bool:
@@ -87,14 +91,13 @@ class Mine:
 
     def shared_key(self, part: int, key: tuple) -> tuple | None:
         """What a piece shows when it shows nothing of this table but `key`'s part; None otherwise."""
-        phase = self.context["phase"]
         if part == PROMPT:
-            return (phase,) if key[PROMPT] == (False,) and phase == "playing" else None
+            return key[PROMPT] if key[PROMPT] == (False, "playing") else None
         if part == ANNOUNCE:
             return () if key[ANNOUNCE] is None else None
         if part == CHOOSE:
             return (key[CHOOSE],)
-        return (key[ACTIONS], phase, self.context["seat"] == 0 or self.context["host_away"])
+        return (key[ACTIONS], self.context["seat"] == 0 or self.context["host_away"])
 
     def hand(self) -> str:
         """#hand with its tiles (web/dominoes.py: each kept, in every form it takes)."""

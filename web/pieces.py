@@ -31,7 +31,8 @@ class Pushed:
     seq: int = 0  # pushes so far
     shape: tuple | None = None  # pushes of the same shape may be deltas (see `shape_of`)
     seats: list = field(default_factory=list)  # each seat's lasting facts (see `seat_key`)
-    counts: list = field(default_factory=list)  # each seat's tile count (None: none shown)
+    counts: list = field(default_factory=list)  # each seat's tile count, and its hand shown (None: none shown)
+    reveals: list = field(default_factory=list)  # each seat's hand shown at the round's end (see `reveal_of`)
     missing: list = field(default_factory=list)  # the numbers each seat lacks (passes), as shown
     ends: tuple | None = None  # the facts over the felt
     scores: tuple | None = None  # each side's score (see `scores_key`)
@@ -47,7 +48,8 @@ class Decision:
     """Which pieces this push sends to pages that got the push before (a delta), in any language."""
 
     seats: list[int]  # seats whose lasting facts changed (re-sent whole)
-    counts: list[int]  # other seats whose tile count changed
+    counts: list[int]  # other seats whose tile count changed (or whose tiles' backs are hidden)
+    reveals: list[int]  # other seats whose hand is shown, or no longer
     missing: list[int]  # other seats that passed on numbers not yet shown
     ends: bool
     targets: str | list[int]  # "new": the line's first tile, "gone": the round's end; or the ends that moved
@@ -70,12 +72,15 @@ def shape_of(context: dict) -> tuple | None:
 
 
 def seat_key(context: dict, s: int) -> tuple:
-    """What a seat shows (templates/_seat.html) but its tile count and its missing numbers."""
+    """What a seat shows (templates/_seat.html) but its pieces: its tile count, missing numbers, hand shown."""
+    return (True, context["connected"][s]) if s < len(context["players"]) else (False,)
+
+
+def reveal_of(context: dict, s: int) -> tuple | None:
+    """A seat's hand as shown at the round's end, and its points (templates/_reveal.html); None: not shown."""
     view = context["view"]
-    player = view["players"][s] if view else None
-    if s >= len(context["players"]):
-        return (False,)
-    return (True, context["connected"][s], player and (tuple(player.get("hand", ())), player.get("points")))
+    player = view["players"][s] if view and s < len(context["players"]) else None
+    return (tuple(player["hand"]), player["points"]) if player and "hand" in player else None
 
 
 def scores_key(context: dict) -> tuple | None:
@@ -106,10 +111,14 @@ def missing_of(context: dict, s: int) -> tuple:
     return tuple(view["players"][s]["missing"]) if view and s < len(context["players"]) else ()
 
 
-def count_of(context: dict, s: int) -> int | None:
-    """The tile count a seat shows (templates/_count.html), None if it shows none."""
+def count_of(context: dict, s: int) -> tuple | None:
+    """The tile count a seat shows (templates/_count.html), and whether its backs are hidden (its
+    hand shown); None if it shows none."""
     view = context["view"]
-    return view["players"][s]["tiles"] if view and s < len(context["players"]) else None
+    if not view or s >= len(context["players"]):
+        return None
+    player = view["players"][s]
+    return player["tiles"], "hand" in player
 
 
 def ends_key(context: dict) -> tuple:
@@ -132,7 +141,8 @@ def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: tuple
     rnd = context["rnd"]
     seats = range(context["table"]["seats"])
     return Pushed(seq, shape_of(context), [seat_key(context, s) for s in seats],
-                  [count_of(context, s) for s in seats], [missing_of(context, s) for s in seats],
+                  [count_of(context, s) for s in seats], [reveal_of(context, s) for s in seats],
+                  [missing_of(context, s) for s in seats],
                   ends_key(context) if rnd else None, scores_key(context),
                   sheet_key(context), result_key(context), targets_key(context, spots),
                   (len(tiles), rnd["left"] if rnd else 0), rnd["moves"] if rnd else 0)
@@ -143,6 +153,8 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
     seats = [s for s, (was, key) in enumerate(zip(before.seats, now.seats, strict=True)) if was != key]
     counts = [s for s, (was, count) in enumerate(zip(before.counts, now.counts, strict=True))
               if was != count and s not in seats]
+    reveals = [s for s, (was, hand) in enumerate(zip(before.reveals, now.reveals, strict=True))
+               if was != hand and s not in seats]
     missing = [s for s, (was, numbers) in enumerate(zip(before.missing, now.missing, strict=True))
                if was != numbers and s not in seats]
     # A placed tile never moves: the new ones are the first (left of the line) and the last ones.
@@ -160,7 +172,7 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
         targets = "new" if now.targets else "gone" if before.targets else []
     else:
         targets = [i for i in (0, 1) if before.targets[i] != now.targets[i]]
-    return Decision(seats, counts, missing, now.ends != before.ends, targets,
+    return Decision(seats, counts, reveals, missing, now.ends != before.ends, targets,
                     now.scores != before.scores, now.sheet != before.sheet, now.result != before.result,
                     new_left, new_right, last_tile(rnd, tiles), added, dropped)
 
@@ -194,7 +206,7 @@ def stamp(context: dict, last: str, after: int | None = None) -> Markup:
 
 TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'
                 '<button id="end-right" hx-swap-oob="delete"></button>')
-COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles) -> a seat's count and backs
+COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles, hand shown) -> a seat's count and backs
 TARGETS: dict[tuple, Markup] = {}  # (language, end, its number, its spot) -> an open end of the line
 
 
@@ -234,8 +246,8 @@ class Pieces:
             return self.render("_seat.html", s=s)
         player = view["players"][s]
         count, backs = self.count(s)
-        return self.render("_seat.html", s=s, p=player, count=count, backs="" if "hand" in player else backs,
-                           missing=self.missing(s))
+        return self.render("_seat.html", s=s, p=player, count=count, backs=backs, missing=self.missing(s),
+                           reveal=self.reveal(s))
 
     def log_line(self, n: int) -> Markup:
         """Move n of the round (the log holds the latest LOG_SHOWN)."""
@@ -245,11 +257,14 @@ class Pieces:
     def count(self, s: int) -> tuple[Markup, Markup]:
         """A seat's tile count and the backs of its tiles (the same at every table: kept)."""
         player = self.context["view"]["players"][s]
-        key = (self.env.language, s, player["tiles"])
+        key = (self.env.language, s, player["tiles"], "hand" in player)
         if key not in COUNTS:
             COUNTS[key] = (self.render("_count.html", s=s, p=player),
                            self.render("_backs.html", s=s, p=player))
         return COUNTS[key]
+
+    def reveal(self, s: int) -> Markup:
+        return self.render("_reveal.html", s=s, p=self.context["view"]["players"][s])
 
     def missing(self, s: int) -> Markup:
         return self.render("_missing.html", s=s, p=self.context["view"]["players"][s])
@@ -291,6 +306,7 @@ class Pieces:
         parts = [stamp(self.context, decision.last, after), self.render("_announce.html")]
         parts += [self.seat(s) for s in decision.seats]
         parts += ["".join(self.count(s)) for s in decision.counts]
+        parts += [self.reveal(s) for s in decision.reveals]
         parts += [self.missing(s) for s in decision.missing]
         for changed, name in ((decision.scores, "_scores.html"), (decision.sheet, "_sheet.html"),
                               (decision.result, "_result_box.html"), (decision.ends, "_ends.html")):

@@ -168,8 +168,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 message += "".join(unseen_count(app, n, count) for n, (was, count)
                                    in enumerate(zip(connection.unseen, unseen, strict=True)) if was != count)
             # #me: its pieces that changed since the page's last #me, or the whole #me where the page
-            # has none of this frame (and with a whole #table: a page that missed a push gets both).
-            shown = None if whole else connection.me_key
+            # has none of this frame (or missed a push: it gets the whole #table and #me).
+            shown = connection.me_key if connection.seq == after else None
             if key != shown:
                 html = sent.get(shown)
                 if html is None:
