@@ -95,7 +95,7 @@ class DiskReader:
     """A fake browser connection that, on every push, reads the version on disk."""
 
     def __init__(self, path: str, table_id: str):
-        self.seat, self.alive, self.me_key = None, True, None
+        self.seat, self.alive, self.me_key, self.seq, self.unseen = None, True, None, None, None
         self.path, self.table_id, self.seen = path, table_id, []
 
     def send(self, data: str) -> bool:
