@@ -69,7 +69,7 @@ NAMES = ("Ana", "Bea", "Carl", "Dan")
 
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 # The version and phase lead every push: #table's, or the stamp of a push of changed pieces.
-VERSION = re.compile(r'<(?:section id="table"|input type="hidden" id="version")[^>]*? data-version="(\d+)"')
+VERSION = re.compile(r'<(?:section id="table"[^>]*? data-version|input type="hidden" id="version" name="version" value)="(\d+)"')
 PHASE = re.compile(r'data-phase="(\w+)"')
 TURN = re.compile(r' data-turn="(\d*)"')  # the stamp (#version) of every push says whose turn it is
 FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="\d-\d" ws-send '

@@ -77,6 +77,7 @@
     if (!version || !table || version === applied) return;
     applied = version;
     table.dataset.version = version.value;
+    table.dataset.round = version.dataset.round;
     table.dataset.moves = version.dataset.moves;
     table.dataset.seq = version.dataset.seq;
     table.dataset.phase = version.dataset.phase;

@@ -13,6 +13,7 @@ from .compact import Compact
 from .i18n import tile_name
 
 DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
+FACES: dict[tuple[int, int], str] = {}  # (a, b) -> a domino with no name: inside a control that names it
 # A domino in the line, in three pieces: its spot's classes and its id go between them.
 IN_LINE: dict[tuple[int, int, bool], tuple[str, str, str]] = {}  # (a, b, cross) -> pieces
 CLASSES, ID = "\x01", "\x02"  # where those go when the pieces are rendered
@@ -26,6 +27,8 @@ def render_dominoes(app: Flask) -> None:
     for a, b, in_line, cross in product(range(7), range(7), (False, True), (False, True)):
         html = template.render(a=a, b=b, in_line=in_line, cross=cross).strip()
         DOMINOES[a, b, in_line, cross] = Markup(html)
+        if not in_line and not cross:
+            FACES[a, b] = template.render(a=a, b=b, bare=True).strip()
         if in_line:
             html = template.render(a=a, b=b, in_line=True, cross=cross, at=CLASSES, key=ID).strip()
             head, rest = html.split(CLASSES)
@@ -110,7 +113,7 @@ def hand_tile_html(tile: dict, ends: list[int] | None, lang: str) -> str:
 
 def hand_tile(tile: dict, two_ends: bool) -> str:
     """One tile of a hand (see hand_tile_html)."""
-    text, face = escape(tile["tile"]), domino(tile["low"], tile["high"])
+    text, face = escape(tile["tile"]), FACES[tile["low"], tile["high"]]
     if len(tile["ends"]) == 2 and two_ends:
         return (f'<label class="tile-btn fits" data-tile="{text}" id="h-{text}">'
                 f'<input type="radio" name="tile" value="{text}">'
@@ -120,7 +123,7 @@ def hand_tile(tile: dict, two_ends: bool) -> str:
         return (f'<button type="button" class="tile-btn fits" data-tile="{text}" ws-send'
                 f' hx-vals=\'{{"tile": "{text}", "end": "{end}"}}\''
                 f' aria-label="{escape(tile_name(tile))}" id="h-{text}">{face}</button>')
-    return f'<span class="tile-btn" data-tile="{text}" id="h-{text}">{face}</span>'
+    return f'<span class="tile-btn" data-tile="{text}" id="h-{text}">{domino(tile["low"], tile["high"])}</span>'
 
 
 def domino_of(text: str) -> Markup:

@@ -1,16 +1,16 @@
 """#table in pieces, and a push that sends only the pieces that changed since the one before.
 
 Every push of a table has a number (`seq`). A page that got push n-1 whole or in part can be sent
-push n as a delta: the stamp (version, moves, whose turn, the latest tile, seq and `after`), what is
-announced, the seats whose lasting facts changed, the tile counts that changed, the facts
-over the felt, the new tiles of the line, the line's open ends when they moved, and the new moves of
-the log (the oldest shown one deleted), each swapped by its id (htmx out-of-band swaps). The turn's
-highlight, the latest tile's mark and the seats' clocks are not re-sent: static/fichas.js moves them as
-each stamp says (a clock runs from the time left that the stamp carries).
-From a round's deal to the next round, its first tile and its end (the scores, the sheet, the
-result, the hands shown) included, pushes are sent so; a new round, a new match or seat, a page
-that connects or missed a push get the whole #table. The keys below are language-free, so one
-delta per language in use is rendered from the same decision.
+push n as a delta: the stamp (version, round, moves, whose turn, the latest tile, seq and `after`),
+what is announced, the seats whose lasting facts changed, the tile counts, hands shown and missing
+numbers that changed, the facts over the felt, the new tiles of the line, the line's open ends when
+they moved, and the new moves of the log (the oldest shown one deleted), each swapped by its id
+(htmx out-of-band swaps). The turn's highlight, the latest tile's mark and the seats' clocks are not
+re-sent: static/fichas.js moves them as each stamp says (a clock runs from the time left that the
+stamp carries). Through a whole match pushes are sent so: a round's first tile, its end (the
+scores, the sheet, the result, the hands shown) and the next deal (the line and the log whole)
+included. A new match or seat, and a page that connects or missed a push get the whole #table.
+The keys below are language-free, so one delta per language in use is rendered from the same decision.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class Pushed:
 
     seq: int = 0  # pushes so far
     shape: tuple | None = None  # pushes of the same shape may be deltas (see `shape_of`)
+    round: int = 0  # the round's number (a new round re-sends the line and the log whole)
     seats: list = field(default_factory=list)  # each seat's lasting facts (see `seat_key`)
     counts: list = field(default_factory=list)  # each seat's tile count, and its hand shown (None: none shown)
     reveals: list = field(default_factory=list)  # each seat's hand shown at the round's end (see `reveal_of`)
@@ -51,6 +52,7 @@ class Decision:
     counts: list[int]  # other seats whose tile count changed (or whose tiles' backs are hidden)
     reveals: list[int]  # other seats whose hand is shown, or no longer
     missing: list[int]  # other seats that passed on numbers not yet shown
+    new_round: bool  # the line and the log are sent whole
     ends: bool
     targets: str | list[int]  # "new": the line's first tile, "gone": the round's end; or the ends that moved
     scores: bool
@@ -64,11 +66,11 @@ class Decision:
 
 
 def shape_of(context: dict) -> tuple | None:
-    """What must stay the same for a delta: the match, the round, the seats."""
+    """What must stay the same for a delta: the match and the seats."""
     rnd = context["rnd"]
     if context["phase"] == "waiting" or rnd is None:
         return None  # waiting for players: the whole table
-    return (context["table"]["match_no"], rnd["number"], tuple(context["players"]), context["table"]["seats"])
+    return (context["table"]["match_no"], tuple(context["players"]), context["table"]["seats"])
 
 
 def seat_key(context: dict, s: int) -> tuple:
@@ -140,7 +142,7 @@ def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: tuple
     """Push `seq` as keys: what the next push is compared against."""
     rnd = context["rnd"]
     seats = range(context["table"]["seats"])
-    return Pushed(seq, shape_of(context), [seat_key(context, s) for s in seats],
+    return Pushed(seq, shape_of(context), rnd["number"] if rnd else 0, [seat_key(context, s) for s in seats],
                   [count_of(context, s) for s in seats], [reveal_of(context, s) for s in seats],
                   [missing_of(context, s) for s in seats],
                   ends_key(context) if rnd else None, scores_key(context),
@@ -157,22 +159,26 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
                if was != hand and s not in seats]
     missing = [s for s, (was, numbers) in enumerate(zip(before.missing, now.missing, strict=True))
                if was != numbers and s not in seats]
-    # A placed tile never moves: the new ones are the first (left of the line) and the last ones.
-    count, added_left = before.line[0], now.line[1] - before.line[1]
-    new_left = [html for _, html in (tiles[:added_left] if count else tiles)]
-    new_right = [html for _, html in tiles[added_left + count:]] if count else []
-    # The log shows the latest LOG_SHOWN moves: one push may add more (a timed-out turn in Draw is
-    # every tile drawn, then the play), so only those still shown are sent, and the shown ones
-    # that fell out of it deleted.
-    shown_before = max(1, before.moves - LOG_SHOWN + 1)
-    shown_now = max(1, now.moves - LOG_SHOWN + 1)
-    added = range(max(before.moves + 1, shown_now), now.moves + 1)
-    dropped = range(shown_before, min(before.moves + 1, shown_now))
-    if before.targets is None or now.targets is None:
-        targets = "new" if now.targets else "gone" if before.targets else []
+    new_round = now.round != before.round
+    new_left = new_right = []
+    added = dropped = range(0)
+    if not new_round:
+        # A placed tile never moves: the new ones are the first (left of the line) and the last ones.
+        count, added_left = before.line[0], now.line[1] - before.line[1]
+        new_left = [html for _, html in (tiles[:added_left] if count else tiles)]
+        new_right = [html for _, html in tiles[added_left + count:]] if count else []
+        # The log shows the latest LOG_SHOWN moves: one push may add more (a timed-out turn in Draw is
+        # every tile drawn, then the play), so only those still shown are sent, and the shown ones
+        # that fell out of it deleted.
+        shown_before = max(1, before.moves - LOG_SHOWN + 1)
+        shown_now = max(1, now.moves - LOG_SHOWN + 1)
+        added = range(max(before.moves + 1, shown_now), now.moves + 1)
+        dropped = range(shown_before, min(before.moves + 1, shown_now))
+    if new_round or before.targets is None or now.targets is None:  # a new round's line comes whole
+        targets = "new" if now.targets and not new_round else "gone" if before.targets else []
     else:
         targets = [i for i in (0, 1) if before.targets[i] != now.targets[i]]
-    return Decision(seats, counts, reveals, missing, now.ends != before.ends, targets,
+    return Decision(seats, counts, reveals, missing, new_round, now.ends != before.ends, targets,
                     now.scores != before.scores, now.sheet != before.sheet, now.result != before.result,
                     new_left, new_right, last_tile(rnd, tiles), added, dropped)
 
@@ -198,7 +204,8 @@ def stamp(context: dict, last: str, after: int | None = None) -> Markup:
     fresh = "1" if rnd and rnd["fresh"] else ""
     follows = "" if after is None else f' data-after="{after}"'
     return Markup(f'<input type="hidden" id="version" name="version" value="{version}"'
-                  f' data-version="{version}" data-moves="{rnd["moves"] if rnd else 0}"'
+                  f' data-round="{rnd["number"] if rnd else 0}"'
+                  f' data-moves="{rnd["moves"] if rnd else 0}"'
                   f' data-phase="{context["phase"]}" data-turn="{turn}"'
                   f' data-clock-ms="{clock}" data-last="{last}" data-fresh="{fresh}"'
                   f' data-seq="{context["seq"]}"{follows}>')
@@ -294,14 +301,22 @@ class Pieces:
                   "scores": self.render("_scores.html"), "sheet": self.render("_sheet.html"),
                   "result": self.render("_result_box.html")}
         if rnd:
-            first = max(1, rnd["moves"] - len(rnd["log"]) + 1)
             pieces.update(announce=self.render("_announce.html"), ends=self.render("_ends.html"),
-                          tiles=Markup("".join(html for _, html in tiles)),
-                          targets=self.targets(spots),
-                          log=Markup("".join(self.log_line(n) for n in range(rnd["moves"], first - 1, -1))))
+                          line=self.line(tiles, spots), log=self.log())
         return pieces
 
-    def delta(self, decision: Decision, after: int, spots) -> str:
+    def line(self, tiles: list[tuple[str, str]], spots) -> Markup:
+        """#line: its tiles and its open ends."""
+        return self.render("_line.html", tiles=Markup("".join(html for _, html in tiles)),
+                           targets=self.targets(spots))
+
+    def log(self) -> Markup:
+        """#log: the latest moves of the round, newest first."""
+        rnd = self.context["rnd"]
+        first = max(1, rnd["moves"] - len(rnd["log"]) + 1)
+        return self.render("_log.html", lines=Markup("".join(self.log_line(n) for n in range(rnd["moves"], first - 1, -1))))
+
+    def delta(self, decision: Decision, after: int, tiles: list[tuple[str, str]], spots) -> str:
         """The pieces a page that got push `after` needs, each an out-of-band swap."""
         parts = [stamp(self.context, decision.last, after), self.render("_announce.html")]
         parts += [self.seat(s) for s in decision.seats]
@@ -312,6 +327,8 @@ class Pieces:
                               (decision.result, "_result_box.html"), (decision.ends, "_ends.html")):
             if changed:
                 parts.append(self.render(name))
+        if decision.new_round:  # a new deal: the line and the log start again
+            parts += [self.line(tiles, spots), self.log()]
         if decision.new_left:
             parts.append(f'<div hx-swap-oob="afterbegin:#line">{"".join(decision.new_left)}</div>')
         if decision.new_right:  # the open ends' buttons come last in #line

@@ -11,7 +11,8 @@ from werkzeug import serving
 from web.security import CSRF_COOKIE
 
 FAST = {"TURN_SECONDS": 45, "OFFLINE_SECONDS": 5, "PAUSE_SECONDS": 30, "GRACE_SECONDS": 0, "GC_SECONDS": 0}
-VERSION = re.compile(r'data-version="(\d+)"')
+# #table's version, or the stamp's (#version's value) in a push of changed pieces.
+VERSION = re.compile(r'(?:data-version|id="version" name="version" value)="(\d+)"')
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 
 

@@ -82,7 +82,8 @@ def stamp_table(page: str) -> str:
     if version is None or table is None:
         return page
     start_tag = page[table.start:table.inner_start]
-    for name, value in (("version", version.attributes["value"]), ("moves", version.attributes["data-moves"]),
+    for name, value in (("version", version.attributes["value"]), ("round", version.attributes["data-round"]),
+                        ("moves", version.attributes["data-moves"]),
                         ("seq", version.attributes["data-seq"]), ("phase", version.attributes["data-phase"])):
         start_tag = re.sub(rf' data-{name}="[^"]*"', f' data-{name}="{value}"', start_tag, count=1)
     start_tag = re.sub(r"\bphase-\w+", f"phase-{version.attributes['data-phase']}", start_tag, count=1)
