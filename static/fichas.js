@@ -102,6 +102,11 @@
       clock.dataset.endsAt = performance.now() + Number(left);
       tick(clock);
     });
+    var mine = document.querySelector("#prompt[data-mine] .clock"); // the viewer's own turn, in #me
+    if (mine && left) {
+      mine.dataset.endsAt = performance.now() + Number(left);
+      tick(mine);
+    }
   }
   // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
   // A close with 1008 (policy violation: this page sent too much) is final: the page shows the

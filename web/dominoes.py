@@ -123,7 +123,7 @@ def hand_tile(tile: dict, two_ends: bool) -> str:
         return (f'<button type="button" class="tile-btn fits" data-tile="{text}" ws-send'
                 f' hx-vals=\'{{"tile": "{text}", "end": "{end}"}}\''
                 f' aria-label="{escape(tile_name(tile))}" id="h-{text}">{face}</button>')
-    return f'<span class="tile-btn" data-tile="{text}" id="h-{text}">{domino(tile["low"], tile["high"])}</span>'
+    return f'<span class="tile-btn" data-tile="{text}" id="h-{text}" role="img" aria-label="{text}">{face}</span>'
 
 
 def domino_of(text: str) -> Markup:

@@ -28,9 +28,9 @@ KEPT: dict[tuple, Markup] = {}  # (language, template, what it shows) -> a piece
 def me_key(context: dict) -> tuple:
     """Everything #me shows, piece by piece: equal parts need not be re-sent.
 
-    Without the clock: a presence push must not wipe a tile being chosen (while acting, the prompt
-    is re-sent at each new state, with the time left then). The unseen counts are not in #me: they
-    travel as #unseen, after #table (web/render.py).
+    Without the clock (static/fichas.js runs it from each push's stamp): a presence push must not
+    wipe a tile being chosen. The unseen counts are not in #me: they travel as #unseen, after
+    #table (web/render.py).
     """
     seat, panel, phase = context["seat"], context["panel"], context["phase"]
     # Seats changing hands: what a spectator may ask for, and what the host may hand over (only
@@ -52,7 +52,7 @@ def me_key(context: dict) -> tuple:
         prompt = (False, phase) if phase == "playing" else (False, phase, context["table"]["match_no"], rnd["number"])
         return (frame, prompt, None, hand, None, actions)
     opening = rnd["opening_tile"] if rnd and not rnd["line"] else None
-    prompt = (True, tuple(can.items()), opening, context["table"]["version"])  # each state: its time left
+    prompt = (True, tuple(can.items()), opening, context["total_ms"])
     announce = (context["table"]["match_no"], rnd["number"], rnd["moves"], panel["fitting"], can.get("draw"))
     return (frame, prompt, announce, hand, ends if choosing(context) else None, actions)
 
@@ -77,7 +77,7 @@ class Mine:
 
     def piece(self, part: int, name: str, key: tuple) -> Markup:
         """One piece of #me (`key`: this viewer's `me_key`); kept where it reads the same at every
-        table (waiting for one's turn, the placeholders, the actions), as most of a move's are."""
+        table (the prompt during play, the placeholders, the actions), as most of a move's are."""
         shared = self.shared_key(part, key)
         if shared is None:
             return self.render(name)
@@ -91,8 +91,9 @@ class Mine:
 
     def shared_key(self, part: int, key: tuple) -> tuple | None:
         """What a piece shows when it shows nothing of this table but `key`'s part; None otherwise."""
-        if part == PROMPT:
-            return key[PROMPT] if key[PROMPT] == (False, "playing") else None
+        if part == PROMPT:  # waiting for one's turn, or on it (the clock's bar: the turn's full time)
+            prompt = key[PROMPT]
+            return prompt if prompt and (prompt[0] or prompt == (False, "playing")) else None
         if part == ANNOUNCE:
             return () if key[ANNOUNCE] is None else None
         if part == CHOOSE:

@@ -203,11 +203,11 @@ def stamp(context: dict, last: str, after: int | None = None) -> Markup:
     clock = "" if turn == "" or left is None else left
     fresh = "1" if rnd and rnd["fresh"] else ""
     follows = "" if after is None else f' data-after="{after}"'
+    optional = "".join(f' data-{name}="{value}"' for name, value in
+                       (("clock-ms", clock), ("last", last), ("fresh", fresh)) if value != "")  # none: left out
     return Markup(f'<input type="hidden" id="version" name="version" value="{version}"'
-                  f' data-round="{rnd["number"] if rnd else 0}"'
-                  f' data-moves="{rnd["moves"] if rnd else 0}"'
-                  f' data-phase="{context["phase"]}" data-turn="{turn}"'
-                  f' data-clock-ms="{clock}" data-last="{last}" data-fresh="{fresh}"'
+                  f' data-round="{rnd["number"] if rnd else 0}" data-moves="{rnd["moves"] if rnd else 0}"'
+                  f' data-phase="{context["phase"]}" data-turn="{turn}"{optional}'
                   f' data-seq="{context["seq"]}"{follows}>')
 
 

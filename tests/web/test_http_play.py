@@ -108,7 +108,7 @@ def test_t3_a_tile_that_does_not_fit_is_refused(seeded):
         assert_refused(players, url, rnd.turn, "play", fields, 409, "fits neither end")
     # The refused tile is not offered as a fitting tile either.
     html = page(players[rnd.turn], url)
-    assert re.search(rf'<span class="tile-btn" data-tile="{tile.text}" id="h-{tile.text}">', html)
+    assert re.search(rf'<span class="tile-btn" data-tile="{tile.text}" id="h-{tile.text}" role="img"', html)
 
 
 def test_t3_a_tile_that_fits_both_ends_needs_an_end(seeded):
