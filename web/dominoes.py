@@ -76,7 +76,8 @@ class LaidLine:
         self.ends = ("", "")  # the classes of the spots of its two open ends
 
     def laid(self, line: tuple, left: int, cross: bool) -> tuple[list[tuple[str, str, str]], tuple[str, str]]:
-        """The tiles of `line` placed at their spots, unmarked, and its open ends' classes."""
+        """The tiles of `line` (each "ab": its numbers in line order) placed at their spots, unmarked,
+        and its open ends' classes."""
         growing = self.growing
         if growing and growing.line == line and growing.left == left and growing.across == cross:
             return self.tiles, self.ends
@@ -86,8 +87,8 @@ class LaidLine:
             self.tiles = []
             grown = growing.grow(line, left)
         before, after = grown
-        self.tiles = [*(placed(a, b, spot) for (a, b), spot in zip(line, before)), *self.tiles,
-                      *(placed(a, b, spot) for (a, b), spot in zip(line[len(line) - len(after):], after))]
+        self.tiles = [*(placed(int(a), int(b), spot) for (a, b), spot in zip(line, before)), *self.tiles,
+                      *(placed(int(a), int(b), spot) for (a, b), spot in zip(line[len(line) - len(after):], after))]
         ends = growing.ends()
         self.ends = (spot_classes(ends[0]), spot_classes(ends[1])) if ends else ("", "")
         return self.tiles, self.ends

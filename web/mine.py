@@ -46,7 +46,9 @@ def me_key(context: dict) -> tuple:
     acting = bool(can["act"])
     ends = tuple(rnd["ends"]) if rnd and rnd["ends"] else ()
     two_ends = len(ends) == 2 and ends[0] != ends[1]
-    hand = tuple((tile["tile"], tuple(tile["ends"]), two_ends) for tile in panel["hand"])
+    # Each tile as one string ("3-5 left right 1"): the keys of every page live from one push to
+    # the next, and tuples of tuples would all pass through the garbage collector's young passes.
+    hand = tuple(f"{tile['tile']} {' '.join(map(str, tile['ends']))} {two_ends:d}" for tile in panel["hand"])
     actions = (can.get("draw"), can.get("pass"), phase)
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
         prompt = (False, phase) if phase == "playing" else (False, phase, context["table"]["match_no"], rnd["number"])
@@ -126,13 +128,14 @@ class Mine:
 
     def hand_delta(self, before: tuple, now: tuple) -> str:
         """The tiles of the hand that changed, each by its id; the whole #hand if a tile was added."""
-        held = {key[0]: key for key in before}
-        if any(key[0] not in held for key in now):  # drawn, or handed a new deal: the order may change
+        held = {key.partition(" ")[0]: key for key in before}
+        tiles = [key.partition(" ")[0] for key in now]
+        if any(tile not in held for tile in tiles):  # drawn, or handed a new deal: the order may change
             return self.hand()
-        kept = {key[0] for key in now}
+        kept = set(tiles)
         panel, rnd = self.context["panel"], self.context["rnd"]
         ends = rnd["ends"] if rnd else None
         parts = [f'<span id="h-{tile}" hx-swap-oob="delete"></span>' for tile in held if tile not in kept]
-        parts += [hand_tile_html(tile, ends, self.env.language) for tile, key in zip(panel["hand"], now, strict=True)
-                  if held[key[0]] != key]
+        parts += [hand_tile_html(tile, ends, self.env.language)
+                  for tile, name, key in zip(panel["hand"], tiles, now, strict=True) if held[name] != key]
         return "".join(parts)

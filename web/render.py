@@ -45,7 +45,10 @@ def line_of(context: dict) -> tuple[list[tuple[str, str]], tuple[str, str]]:
     rnd = context["rnd"]
     if not rnd:
         return [], ("", "")
-    tiles, ends = context["laid"].laid(tuple(map(tuple, rnd["line"])), rnd["left"], context["cross"])
+    # Each tile as a string ("52"): kept from one push to the next, tuples of tuples would all pass
+    # through the garbage collector's young passes.
+    line = tuple(f"{a}{b}" for a, b in rnd["line"])
+    tiles, ends = context["laid"].laid(line, rnd["left"], context["cross"])
     return tiles_of(rnd, tiles), ends
 
 
