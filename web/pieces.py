@@ -32,7 +32,7 @@ class Pushed:
     shape: tuple | None = None  # pushes of the same shape may be deltas (see `shape_of`)
     round: int = 0  # the round's number (a new round re-sends the line and the log whole)
     seats: list = field(default_factory=list)  # each seat's lasting facts (see `seat_key`)
-    counts: list = field(default_factory=list)  # each seat's tile count, and its hand shown (None: none shown)
+    counts: list = field(default_factory=list)  # each seat's tile count (None: none shown)
     reveals: list = field(default_factory=list)  # each seat's hand shown at the round's end (see `reveal_of`)
     missing: list = field(default_factory=list)  # the numbers each seat lacks (passes), as shown
     ends: tuple | None = None  # the facts over the felt
@@ -49,8 +49,8 @@ class Decision:
     """Which pieces this push sends to pages that got the push before (a delta), in any language."""
 
     seats: list[int]  # seats whose lasting facts changed (re-sent whole)
-    counts: list[int]  # other seats whose tile count changed (or whose tiles' backs are hidden)
-    reveals: list[int]  # other seats whose hand is shown, or no longer
+    counts: list[int]  # other seats whose tile count changed
+    reveals: list[int]  # other seats whose hand is shown, or no longer (their tiles' backs with it)
     missing: list[int]  # other seats that passed on numbers not yet shown
     new_round: bool  # the line and the log are sent whole
     ends: bool
@@ -113,14 +113,10 @@ def missing_of(context: dict, s: int) -> tuple:
     return tuple(view["players"][s]["missing"]) if view and s < len(context["players"]) else ()
 
 
-def count_of(context: dict, s: int) -> tuple | None:
-    """The tile count a seat shows (templates/_count.html), and whether its backs are hidden (its
-    hand shown); None if it shows none."""
+def count_of(context: dict, s: int) -> int | None:
+    """The tile count a seat shows (templates/_count.html; its backs follow it, by CSS), None if none."""
     view = context["view"]
-    if not view or s >= len(context["players"]):
-        return None
-    player = view["players"][s]
-    return player["tiles"], "hand" in player
+    return view["players"][s]["tiles"] if view and s < len(context["players"]) else None
 
 
 def ends_key(context: dict) -> tuple:
@@ -262,7 +258,8 @@ class Pieces:
         return self.render("_log_line.html", e=rnd["log"][n - rnd["moves"] - 1], n=n)
 
     def count(self, s: int) -> tuple[Markup, Markup]:
-        """A seat's tile count and the backs of its tiles (the same at every table: kept)."""
+        """A seat's tile count and the backs of its tiles, hidden while its hand is shown (the same
+        at every table: kept). The backs' width follows the count (static/fichas.css)."""
         player = self.context["view"]["players"][s]
         key = (self.env.language, s, player["tiles"], "hand" in player)
         if key not in COUNTS:
@@ -320,8 +317,8 @@ class Pieces:
         """The pieces a page that got push `after` needs, each an out-of-band swap."""
         parts = [stamp(self.context, decision.last, after), self.render("_announce.html")]
         parts += [self.seat(s) for s in decision.seats]
-        parts += ["".join(self.count(s)) for s in decision.counts]
-        parts += [self.reveal(s) for s in decision.reveals]
+        parts += [self.count(s)[0] for s in decision.counts]
+        parts += [self.reveal(s) + self.count(s)[1] for s in decision.reveals]  # backs hidden, or shown again
         parts += [self.missing(s) for s in decision.missing]
         for changed, name in ((decision.scores, "_scores.html"), (decision.sheet, "_sheet.html"),
                               (decision.result, "_result_box.html"), (decision.ends, "_ends.html")):
