@@ -170,8 +170,10 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
         shown_now = max(1, now.moves - LOG_SHOWN + 1)
         added = range(max(before.moves + 1, shown_now), now.moves + 1)
         dropped = range(shown_before, min(before.moves + 1, shown_now))
-    if new_round or before.targets is None or now.targets is None:  # a new round's line comes whole
-        targets = "new" if now.targets and not new_round else "gone" if before.targets else []
+    if new_round:  # its line comes whole, with its ends
+        targets = []
+    elif before.targets is None or now.targets is None:
+        targets = "new" if now.targets else "gone" if before.targets else []
     else:
         targets = [i for i in (0, 1) if before.targets[i] != now.targets[i]]
     return Decision(seats, counts, reveals, missing, new_round, now.ends != before.ends, targets,

@@ -78,5 +78,6 @@ def test_a_page_that_missed_a_push_notices_and_gets_the_whole_table(open_page, m
     assert route.sent.count('{"action":"refresh"}') == 1  # it asked once for the whole table
     afresh = open_page(players[0].page.url)  # another spectator, opened now
     Player(afresh, "", None).wait_version(version + 1)
+    expect(afresh.locator("#unseen")).not_to_be_empty()  # its websocket's first push is in, not only the page
     assert table_text(watcher) == table_text(afresh)
     assert Player(watcher, "", None).line() == players[0].line()
