@@ -78,6 +78,8 @@ def test_the_table_is_rendered_once_per_language_in_use(server, monkeypatch):
     for player in players:
         player.wait_version(table.version, timeout=20)
     wait_until(lambda: len(live.hub.connections(table.id)) == 4, timeout=20)
+    # Every page has had the latest push (a page still catching up would get the whole table).
+    wait_until(lambda: all(c.seq == table.pushed.seq for c in live.hub.connections(table.id)), timeout=20)
     renders = []
     for lang in ("en", "es"):  # each language has its own compiled templates (web/wording.py)
         # What is announced is in the whole #table and in every push of its changed pieces.
