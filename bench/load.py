@@ -69,7 +69,8 @@ NAMES = ("Ana", "Bea", "Carl", "Dan")
 
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 # The version and phase lead every push: #table's, or the stamp of a push of changed pieces.
-VERSION = re.compile(r'<(?:section id="table"[^>]*? data-version|input type="hidden" id="version" name="version" value)="(\d+)"')
+VERSION = re.compile(r'<(?:section id="table"[^>]*? data-version'
+                     r'|input type="hidden" id="version" name="version" value)="(\d+)"')
 PHASE = re.compile(r'data-phase="(\w+)"')
 TURN = re.compile(r' data-turn="(\d*)"')  # the stamp (#version) of every push says whose turn it is
 FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="\d-\d" ws-send '
@@ -77,7 +78,8 @@ FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile
 FITS_LABEL = re.compile(r'<label class="tile-btn fits" data-tile="(\d-\d)"')
 # #me comes whole or in pieces (web/mine.py): the hand's tiles by id (start tags are enough to
 # tell which fit and what they send), a played tile deleted, the actions whole.
-HAND_TILE = re.compile(r'<(?:button type="button"|label|span) class="tile-btn[^"]*"[^>]*? id="h-(\d-\d)"[^>]*>')
+HAND_TILE = re.compile(r'<(?:button type="button"|label|span) class="tile-btn[^"]*"'
+                       r'[^>]*? id="h-(\d-\d)"[^>]*>')
 TILE_GONE = re.compile(r'<span id="h-(\d-\d)" hx-swap-oob="delete">')
 ACTIONS = re.compile(r'<div class="actions" id="actions">.*?</div>', re.S)
 FORCED = re.compile(r"ws-send hx-vals='([^']*(?:draw|pass)[^']*)'")

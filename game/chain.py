@@ -135,7 +135,7 @@ class Walk:
     Kept between moves, it lays a new tile without walking the arm again (web/render.py).
     """
 
-    __slots__ = ("across", "arm", "y", "heading", "end", "foot", "step")
+    __slots__ = ("across", "arm", "end", "foot", "heading", "step", "y")
 
     def __init__(self, opener: Spot, across: bool, arm: str):
         self.across, self.arm = across, arm

@@ -87,8 +87,10 @@ class LaidLine:
             self.tiles = []
             grown = growing.grow(line, left)
         before, after = grown
-        self.tiles = [*(placed(int(a), int(b), spot) for (a, b), spot in zip(line, before)), *self.tiles,
-                      *(placed(int(a), int(b), spot) for (a, b), spot in zip(line[len(line) - len(after):], after))]
+        first, last = line[:len(before)], line[len(line) - len(after):]
+        self.tiles = [*(placed(int(a), int(b), spot) for (a, b), spot in zip(first, before, strict=True)),
+                      *self.tiles,
+                      *(placed(int(a), int(b), spot) for (a, b), spot in zip(last, after, strict=True))]
         ends = growing.ends()
         self.ends = (spot_classes(ends[0]), spot_classes(ends[1])) if ends else ("", "")
         return self.tiles, self.ends
@@ -124,7 +126,8 @@ def hand_tile(tile: dict, two_ends: bool) -> str:
         return (f'<button type="button" class="tile-btn fits" data-tile="{text}" ws-send'
                 f' hx-vals=\'{{"tile": "{text}", "end": "{end}"}}\''
                 f' aria-label="{escape(tile_name(tile))}" id="h-{text}">{face}</button>')
-    return f'<span class="tile-btn" data-tile="{text}" id="h-{text}" role="img" aria-label="{text}">{face}</span>'
+    return (f'<span class="tile-btn" data-tile="{text}" id="h-{text}" role="img" aria-label="{text}">'
+            f'{face}</span>')
 
 
 def domino_of(text: str) -> Markup:

@@ -22,7 +22,7 @@ from .pieces import rendered, with_globals
 FRAME, PROMPT, ANNOUNCE, HAND, CHOOSE, ACTIONS = range(6)
 PIECES = ((PROMPT, "_prompt.html", "prompt"), (ANNOUNCE, "_announce_me.html", "announce"),
           (CHOOSE, "_choose_end.html", "choose"), (ACTIONS, "_actions.html", "actions"))
-KEPT: dict[tuple, Markup] = {}  # (language, template, what it shows) -> a piece that reads the same at every table
+KEPT: dict[tuple, Markup] = {}  # (language, template, what it shows) -> a piece the same at every table
 
 
 def me_key(context: dict) -> tuple:
@@ -51,7 +51,8 @@ def me_key(context: dict) -> tuple:
     hand = tuple(f"{tile['tile']} {' '.join(map(str, tile['ends']))} {two_ends:d}" for tile in panel["hand"])
     actions = (can.get("draw"), can.get("pass"), phase)
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
-        prompt = (False, phase) if phase == "playing" else (False, phase, context["table"]["match_no"], rnd["number"])
+        prompt = ((False, phase) if phase == "playing"
+                  else (False, phase, context["table"]["match_no"], rnd["number"]))
         return (frame, prompt, None, hand, None, actions)
     opening = rnd["opening_tile"] if rnd and not rnd["line"] else None
     prompt = (True, tuple(can.items()), opening, context["total_ms"])
@@ -107,7 +108,7 @@ class Mine:
         panel, rnd = self.context["panel"], self.context["rnd"]
         ends = rnd["ends"] if rnd else None
         lang = self.env.language
-        tiles = Markup("".join(hand_tile_html(tile, ends, lang) for tile in panel["hand"])) if panel else Markup()
+        tiles = Markup("".join(hand_tile_html(tile, ends, lang) for tile in panel["hand"]) if panel else "")
         return rendered(self.env, "_hand.html", {**self.values, "tiles": tiles}).strip()
 
     def whole(self) -> str:

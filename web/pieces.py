@@ -74,7 +74,7 @@ def shape_of(context: dict) -> tuple | None:
 
 
 def seat_key(context: dict, s: int) -> tuple:
-    """What a seat shows (templates/_seat.html) but its pieces: its tile count, missing numbers, hand shown."""
+    """What a seat shows (templates/_seat.html) but its pieces: tile count, missing numbers, hand shown."""
     return (True, context["connected"][s]) if s < len(context["players"]) else (False,)
 
 
@@ -202,7 +202,7 @@ def stamp(context: dict, last: str, after: int | None = None) -> Markup:
     fresh = "1" if rnd and rnd["fresh"] else ""
     follows = "" if after is None else f' data-after="{after}"'
     optional = "".join(f' data-{name}="{value}"' for name, value in
-                       (("clock-ms", clock), ("last", last), ("fresh", fresh)) if value != "")  # none: left out
+                       (("clock-ms", clock), ("last", last), ("fresh", fresh)) if value != "")  # "": left out
     return Markup(f'<input type="hidden" id="version" name="version" value="{version}"'
                   f' data-round="{rnd["number"] if rnd else 0}" data-moves="{rnd["moves"] if rnd else 0}"'
                   f' data-phase="{context["phase"]}" data-turn="{turn}"{optional}'
@@ -283,7 +283,7 @@ class Pieces:
         return self.target(0, spots) + self.target(1, spots)
 
     def target(self, i: int, spots) -> Markup:
-        """Open end i of the line (0: left), kept: the same end at the same spot reads the same at every table."""
+        """Open end i of the line (0: left), kept: the same end at the same spot reads the same everywhere."""
         key = (self.env.language, i, self.context["rnd"]["ends"][i], spots[i])
         html = TARGETS.get(key)
         if html is None:
@@ -313,7 +313,8 @@ class Pieces:
         """#log: the latest moves of the round, newest first."""
         rnd = self.context["rnd"]
         first = max(1, rnd["moves"] - len(rnd["log"]) + 1)
-        return self.render("_log.html", lines=Markup("".join(self.log_line(n) for n in range(rnd["moves"], first - 1, -1))))
+        lines = "".join(self.log_line(n) for n in range(rnd["moves"], first - 1, -1))
+        return self.render("_log.html", lines=Markup(lines))
 
     def delta(self, decision: Decision, after: int, tiles: list[tuple[str, str]], spots) -> str:
         """The pieces a page that got push `after` needs, each an out-of-band swap."""

@@ -24,8 +24,8 @@ from game.views import variant_menu
 from live.table import NAME_MAX, Table, clean_name
 
 from .i18n import current_language
-from .parts import fichas
 from .mine import Mine
+from .parts import fichas
 from .render import render_partials, render_table, table_context
 from .security import (
     browser_id,

@@ -126,7 +126,8 @@ def test_t3_a_tile_that_fits_both_ends_needs_an_end(seeded):
     tile = next(t for t in rnd.hands[seat] if rnd.ends_for(t) == ("left", "right"))
     html = page(players[seat], url)
     # The page asks which end: the tile is a radio, and both ends of the line are targets.
-    assert re.search(rf'<label class="tile-btn fits" data-tile="{tile.text}" id="h-{tile.text}"><input type="radio" name="tile" '
+    assert re.search(rf'<label class="tile-btn fits" data-tile="{tile.text}" id="h-{tile.text}">'
+                     rf'<input type="radio" name="tile" '
                      rf'value="{tile.text}">', html)
     assert 'data-end="left"' in html and 'data-end="right"' in html
     assert_refused(players, url, seat, "play", {"tile": tile.text, "end": "", "version": table.version},
