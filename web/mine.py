@@ -46,9 +46,11 @@ def me_key(context: dict) -> tuple:
     acting = bool(can["act"])
     ends = tuple(rnd["ends"]) if rnd and rnd["ends"] else ()
     two_ends = len(ends) == 2 and ends[0] != ends[1]
-    # Each tile as one string ("3-5 left right 1"): the keys of every page live from one push to
-    # the next, and tuples of tuples would all pass through the garbage collector's young passes.
-    hand = tuple(f"{tile['tile']} {' '.join(map(str, tile['ends']))} {two_ends:d}" for tile in panel["hand"])
+    # Each tile as one string, what its form shows ("3-5 left right both": a choice of two ends): the
+    # keys of every page live from one push to the next, and tuples of tuples would all pass through
+    # the garbage collector's young passes. Tiles shown only (not one's turn) keep their key as the
+    # line's ends change, and so are not re-sent.
+    hand = tuple(hand_tile_key(tile, two_ends) for tile in panel["hand"])
     actions = (can.get("draw"), can.get("pass"), phase)
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
         prompt = ((False, phase) if phase == "playing"
@@ -58,6 +60,15 @@ def me_key(context: dict) -> tuple:
     prompt = (True, tuple(can.items()), opening, context["total_ms"])
     announce = (context["table"]["match_no"], rnd["number"], rnd["moves"], panel["fitting"], can.get("draw"))
     return (frame, prompt, announce, hand, ends if choosing(context) else None, actions)
+
+
+def hand_tile_key(tile: dict, two_ends: bool) -> str:
+    """One tile of the hand as its form shows it: the tile, the ends it fits, whether it offers a choice."""
+    ends = tile["ends"]
+    if not ends:
+        return tile["tile"]
+    both = " both" if two_ends and len(ends) == 2 else ""
+    return f"{tile['tile']} {' '.join(map(str, ends))}{both}"
 
 
 def choosing(context: dict) -> bool:
