@@ -43,17 +43,17 @@
     }, 4000);
   });
   document.addEventListener("htmx:wsAfterMessage", function () { clearTimeout(unanswered); });
-  // A push that sends only what changed follows one push (#version's data-after, web/pieces.py).
-  // A page that did not get that one (or showed an older answer since) applies nothing of it and
+  // A push that sends only what changed starts with its stamp (#version, web/pieces.py) and follows
+  // the push numbered one less. A page that did not get that one (or showed an older answer since) applies nothing of it and
   // asks for the whole table instead. Each push's numbers are then copied onto #table, whose
   // data-version the page's moves, scripts and tools read.
-  var STAMP = /^<input type="hidden" id="version"[^>]*? data-seq="(\d+)" data-after="(\d+)"/;
+  var STAMP = /^<input type="hidden" id="version"[^>]*? data-seq="(\d+)"/;
   var asked = false; // a whole table was asked for and has not come yet
   document.addEventListener("htmx:wsBeforeMessage", function (e) {
     var stamp = STAMP.exec(e.detail.message);
     if (!stamp) return;
     var version = document.getElementById("version");
-    if (!asked && version && version.dataset.seq === stamp[2]) return;
+    if (!asked && version && Number(version.dataset.seq) === Number(stamp[1]) - 1) return;
     e.preventDefault();
     if (!asked) {
       asked = true;

@@ -1,7 +1,7 @@
 """#table in pieces, and a push that sends only the pieces that changed since the one before.
 
 Every push of a table has a number (`seq`). A page that got push n-1 whole or in part can be sent
-push n as a delta: the stamp (version, round, moves, whose turn, the latest tile, seq and `after`),
+push n as a delta: the stamp (version, round, moves, whose turn, the latest tile, and seq),
 what is announced, the seats whose lasting facts changed, the tile counts, hands shown and missing
 numbers that changed, the facts over the felt, the new tiles of the line, the line's open ends when
 they moved, and the new moves of the log (the oldest shown one deleted), each swapped by its id
@@ -186,27 +186,26 @@ def last_tile(rnd: dict | None, tiles: list[tuple[str, str]]) -> str:
     return tiles[rnd["last"]][0] if rnd and rnd["last"] is not None else ""
 
 
-def stamp(context: dict, last: str, after: int | None = None) -> Markup:
+def stamp(context: dict, last: str) -> Markup:
     """The table's version (every move posts it) and this push's numbers, in #version.
 
-    `seq` numbers the push; in a push of changed pieces `after` is the push it follows: a page
-    that did not get that one asks for the whole table (static/fichas.js, which also copies these
-    numbers onto #table, marks whose turn it is and the latest tile, and runs the clock of the seat
-    to play from `data-clock-ms`, the time it has left). Numbers only, no words: written here, not
-    by a template, as every push sends one.
+    `seq` numbers the push. A push of changed pieces starts with its stamp and follows push seq - 1:
+    a page that did not get that one asks for the whole table (static/fichas.js, which also copies
+    these numbers onto #table, marks whose turn it is and the latest tile, and runs the clock of
+    the seat to play from `data-clock-ms`, the time it has left). Numbers only, no words: written
+    here, not by a template, as every push sends one.
     """
     rnd, version = context["rnd"], context["table"]["version"]
     turn = "" if rnd is None or rnd["turn"] is None else rnd["turn"]
     left = context["remaining_ms"]
     clock = "" if turn == "" or left is None else left
     fresh = "1" if rnd and rnd["fresh"] else ""
-    follows = "" if after is None else f' data-after="{after}"'
     optional = "".join(f' data-{name}="{value}"' for name, value in
                        (("clock-ms", clock), ("last", last), ("fresh", fresh)) if value != "")  # "": left out
     return Markup(f'<input type="hidden" id="version" name="version" value="{version}"'
                   f' data-round="{rnd["number"] if rnd else 0}" data-moves="{rnd["moves"] if rnd else 0}"'
                   f' data-phase="{context["phase"]}" data-turn="{turn}"{optional}'
-                  f' data-seq="{context["seq"]}"{follows}>')
+                  f' data-seq="{context["seq"]}">')
 
 
 TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'
@@ -316,9 +315,9 @@ class Pieces:
         lines = "".join(self.log_line(n) for n in range(rnd["moves"], first - 1, -1))
         return self.render("_log.html", lines=Markup(lines))
 
-    def delta(self, decision: Decision, after: int, tiles: list[tuple[str, str]], spots) -> str:
-        """The pieces a page that got push `after` needs, each an out-of-band swap."""
-        parts = [stamp(self.context, decision.last, after), self.render("_announce.html")]
+    def delta(self, decision: Decision, tiles: list[tuple[str, str]], spots) -> str:
+        """The pieces a page that got the previous push needs, each an out-of-band swap."""
+        parts = [stamp(self.context, decision.last), self.render("_announce.html")]
         parts += [self.seat(s) for s in decision.seats]
         parts += [self.count(s)[0] for s in decision.counts]
         parts += [self.reveal(s) + self.count(s)[1] for s in decision.reveals]  # backs hidden, or shown again

@@ -153,7 +153,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                     if whole:
                         shared = render_table(env, context, (tiles, spots))
                     else:
-                        shared = Pieces(env, context).delta(decision, after, tiles, spots)
+                        shared = Pieces(env, context).delta(decision, tiles, spots)
                 shared_in[lang, whole] = shared
             if (seat, lang) not in mine:
                 context["seat"] = seat
