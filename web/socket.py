@@ -2,10 +2,10 @@
 
 simple-websocket answers the handshake; its reader thread is never started. `Reader` reads the
 frames instead, with wsproto (which simple-websocket uses too), under budgets that keep one
-socket from holding the worker: at most READ_BYTES per read and a yield after each, at most
-MESSAGES_PER_SECOND frames (a burst of as many) and INBOX_MAX moves waiting. A socket past a
-budget gets close code 1008 and a reason the page shows. Its pongs and close frames go through
-the socket's one ordered writer (`Connection`), like the pushes.
+socket from holding the worker: at most READ_BYTES per read, a yield after a full one (and every
+YIELD_EVERY reads), at most MESSAGES_PER_SECOND frames (a burst of as many) and INBOX_MAX moves
+waiting. A socket past a budget gets close code 1008 and a reason the page shows. Its pongs and
+close frames go through the socket's one ordered writer (`Connection`), like the pushes.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ REFRESH = '{"action":"refresh"}'  # a page that missed a push asks for the whole
 MESSAGES_PER_SECOND = 20  # frames a socket may send, sustained (config WS_MESSAGES_PER_SECOND)
 INBOX_MAX = 32  # moves read but not yet played; more means the client sends faster than it is served
 READ_BYTES = 4096  # read at a time before other sockets get their turn
+YIELD_EVERY = 8  # reads at most before other sockets get their turn
 LINGER_SECONDS = 1.0  # after our close, what a client still sends is read and dropped this long at most
 DROP_PAUSE = 0.01  # ... a read at a time, with this pause between reads: a flooder gets little of our time
 POLICY_VIOLATION, MESSAGE_TOO_BIG = 1008, 1009
@@ -96,6 +97,7 @@ class Reader:
 
     def run(self) -> None:
         raw = self.ws.sock
+        reads = 0
         try:
             while data := raw.recv(READ_BYTES):
                 if self.closing:  # our close is on its way: what comes is dropped, slowly
@@ -103,7 +105,12 @@ class Reader:
                     continue
                 self.protocol.receive_data(data)
                 self._handle_events()
-                time.sleep(0)  # under gevent: the other sockets' turn, even with more data waiting
+                reads += 1
+                # Under gevent: the other sockets' turn when more may be waiting (a full read), and
+                # every few reads. After a short read the next one mostly waits, and so yields: a
+                # yield after each read cost a trip through the event loop per move.
+                if len(data) == READ_BYTES or reads % YIELD_EVERY == 0:
+                    time.sleep(0)
         except (OSError, LocalProtocolError):  # reset, or shut by our side
             pass
         finally:
@@ -184,7 +191,11 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
         moved_at = None  # the version this page's last accepted move was made on
         done = False
         while not done:
-            connection.flush(timeout=wait)
+            # No timeout: everything that gives this loop work wakes it (a push queued, a move read,
+            # the socket ending or cut off). Timeouts re-armed at each wake drifted into step across
+            # thousands of idle sockets, which then all woke at once (a 100+ ms stall each ping
+            # interval at 1,000 tables).
+            connection.flush(timeout=None)
             done = connection.done  # looked at first: moves read before the socket ended are played
             while connection.alive and (message := reader.next()) is not None:
                 if message == REFRESH:  # the page missed a push (static/fichas.js)
