@@ -74,13 +74,14 @@ def unseen_counts(rnd: Round | None, seat: int | None) -> list[int] | None:
     if rnd is None or rnd.over:
         return None
     counts = [7] * 7
-    seen = [tuple(pair) for pair in rnd.line]
-    if seat is not None:
-        seen += [(t.low, t.high) for t in rnd.hands[seat]]
-    for a, b in seen:
+    for a, b in rnd.line:
         counts[a] -= 1
         if b != a:  # a double is one tile of its number
             counts[b] -= 1
+    for tile in rnd.hands[seat] if seat is not None else ():
+        counts[tile.low] -= 1
+        if tile.high != tile.low:
+            counts[tile.high] -= 1
     return counts
 
 
@@ -138,7 +139,7 @@ def _round(match: Match, rnd: Round | None, seat: int | None) -> dict | None:
         return None
     left, last = _sides_of_line(rnd)
     return {"number": rnd.number, "opener": rnd.opener, "turn": None if rnd.over else rnd.turn,
-            "line": [list(pair) for pair in rnd.line], "left": left, "last": last,
+            "line": tuple(rnd.line), "left": left, "last": last,  # (a, b) pairs, never changed
             "fresh": bool(rnd.events) and rnd.events[-1].action == "play",
             "ends": None if rnd.left is None else [rnd.left, rnd.right],
             "opening_tile": rnd.opening_tile.text if rnd.opening_tile and rnd.left is None else None,
