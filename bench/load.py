@@ -326,10 +326,15 @@ class Shards:
         self.nginx.start()
 
     def probe_samples(self) -> dict:
-        merged: dict[str, list] = {}
+        merged: dict = {}
         for server in self.servers:
             for name, pairs in server.probe_samples().items():
-                merged.setdefault(name, []).extend(pairs)
+                if name == "at_exit":  # counts: summed over the shards
+                    kept = merged.setdefault(name, {})
+                    for key, count in pairs.items():
+                        kept[key] = kept.get(key, 0) + count
+                else:
+                    merged.setdefault(name, []).extend(pairs)
         return merged
 
     def log_text(self) -> str:
@@ -1045,6 +1050,9 @@ def summarise_probe(samples: dict, start: float, end: float) -> dict:
     """The server's own timings (bench/server_probe.py) inside the measured window."""
     elapsed = end - start
     summary = {}
+    samples = dict(samples)
+    if "at_exit" in samples:  # counts, after the window (bench/server_probe.py)
+        summary["at_exit"] = samples.pop("at_exit")
     for name, pairs in sorted(samples.items()):
         durations = [d for t, d in pairs if start <= t <= end]
         if durations:
