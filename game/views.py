@@ -139,7 +139,7 @@ def _round(match: Match, rnd: Round | None, seat: int | None) -> dict | None:
         return None
     left, last = _sides_of_line(rnd)
     return {"number": rnd.number, "opener": rnd.opener, "turn": None if rnd.over else rnd.turn,
-            "line": tuple(rnd.line), "left": left, "last": last,  # (a, b) pairs, never changed
+            "line": [list(pair) for pair in rnd.line], "left": left, "last": last,
             "fresh": bool(rnd.events) and rnd.events[-1].action == "play",
             "ends": None if rnd.left is None else [rnd.left, rnd.right],
             "opening_tile": rnd.opening_tile.text if rnd.opening_tile and rnd.left is None else None,
