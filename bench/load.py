@@ -40,6 +40,7 @@ import datetime
 import gc
 import gzip
 import html
+import itertools
 import json
 import math
 import os
@@ -736,20 +737,35 @@ class Table:
 
 
 class Sampler:
-    """The server worker's memory every half second, and the generator's event-loop lag."""
+    """The server worker's memory every half second, the generator's event-loop lag, and every
+    second the machine's CPU and the worker's (to tell a slow second of the server's own making
+    from one the machine took from it: steal is CPU time the hypervisor gave someone else)."""
 
     def __init__(self, workers: list[int]):
         self.workers = workers
         self.peak_rss = 0
         self.lags: list[float] = []
+        self.readings: list[tuple[float, tuple[float, float, float], float]] = []
         self.task: asyncio.Task | None = None
 
     async def run(self) -> None:
         while True:
             self.peak_rss = max(self.peak_rss, summed(proc_status, self.workers, "VmRSS"))
+            if len(self.lags) % 2 == 0:
+                self.readings.append((CLOCK(), machine_cpu(), summed(cpu_seconds, self.workers)))
             before = CLOCK()
             await asyncio.sleep(0.5)
             self.lags.append(CLOCK() - before - 0.5)
+
+    def per_second(self, start: float) -> list[tuple[int, float, float | None]]:
+        """From `start` (CLOCK), each second: the server's CPU (% of one core) and steal (% of all cores)."""
+        rows = []
+        for (t0, machine0, server0), (t1, machine1, server1) in itertools.pairwise(self.readings):
+            if t0 >= start:
+                _, steal, total = (b - a for a, b in zip(machine0, machine1, strict=True))
+                rows.append((int(t0 - start), round(100 * (server1 - server0) / (t1 - t0), 1),
+                             round(100 * steal / total, 1) if total else None))
+        return rows
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run())
@@ -1113,6 +1129,8 @@ def report(config: Config, stats: Stats, tables: list[Table], ramp: float, ramp_
                             "p99": ms(percentile(stats.seat_latencies, 0.99))},
         "latency_histogram_ms": histogram(lat),
         "per_second": per_second(stats.timeline),
+        # (second, server CPU % of a core, steal % of all cores), seconds counted as in per_second
+        "machine_per_second": sampler.per_second(min(t for t, _ in stats.timeline)) if stats.timeline else [],
         "errors": {"http": stats.http_errors, "http_during_ramp": ramp_errors, "samples": stats.error_samples,
                    "missed_seat_updates": stats.missed, "version_gaps": sum(p.gaps for p in players),
                    "out_of_order": sum(p.out_of_order for p in players), "stuck_tables": stats.stuck,
@@ -1304,6 +1322,9 @@ def main(argv: list[str] | None = None) -> int:
     if result["tables_per_shard"]:
         print(f"tables per shard: {result['tables_per_shard']}")
     print(f"machine: {result['machine_load']}")
+    if result["machine_per_second"]:
+        stolen = sorted(result["machine_per_second"], key=lambda row: -(row[2] or 0))[:5]
+        print("most stolen seconds (second, server CPU %, steal %): " + ", ".join(map(str, stolen)))
     if result.get("server_probe"):
         print("server's own timings in the window:")
         for name, figures in result["server_probe"].items():

@@ -19,7 +19,8 @@ class FrozenSurvivors:
     The cycles that do form (werkzeug's URL matcher, once per request; flask-sock's response
     class, once per socket, emptied by web/socket.py) are garbage within microseconds of being
     made, and are freed by the next young pass; one is frozen only if a pass falls inside the
-    call that makes it (bench/server_probe.py counts what is frozen: it stays flat in play).
+    call that makes it (5 minutes at 1,000 tables left 610 objects so kept: bench/server_probe.py
+    counts them at exit).
     """
 
     def start(self) -> FrozenSurvivors:
