@@ -804,6 +804,25 @@ def per_second(timeline: list[tuple[float, float]]) -> list[tuple[int, int, floa
             for second, values in sorted(seconds.items())]
 
 
+STOLEN_PERCENT = 5.0  # a second in which the hypervisor took more of the machine is not a quiet one
+
+
+def unstolen(timeline: list[tuple[float, float]], machine: list[tuple[int, float, float | None]]) -> dict:
+    """Latency of the moves sent in seconds when the hypervisor took under STOLEN_PERCENT of the CPU.
+
+    A shared virtual machine loses a core now and then for tens of seconds (steal): the server and
+    the generator both slow down, and that is the machine's doing, not the server's.
+    """
+    quiet = {second for second, _, steal in machine if steal is not None and steal < STOLEN_PERCENT}
+    if not timeline or not quiet:
+        return {}
+    first = min(t for t, _ in timeline)
+    lat = [latency for sent, latency in timeline if int(sent - first) in quiet]
+    return {"seconds": len(quiet), "of_seconds": len(machine), "samples": len(lat),
+            "median": ms(percentile(lat, 0.5)), "p95": ms(percentile(lat, 0.95)),
+            "p99": ms(percentile(lat, 0.99)), "max": ms(max(lat, default=None))}
+
+
 def ms(value: float | None) -> float | None:
     return None if value is None else round(value * 1000, 2)
 
@@ -1103,6 +1122,7 @@ def report(config: Config, stats: Stats, tables: list[Table], ramp: float, ramp_
            memory: dict, sampler: Sampler, first_load: dict, profile: dict | None) -> dict:
     """The run's figures as a dict (the JSON file)."""
     players = [p for t in tables for p in t.players]
+    machine_seconds = sampler.per_second(min(t for t, _ in stats.timeline)) if stats.timeline else []
     updates = sum(p.updates for p in players)
     sampled = [p for p in players if p.deflate is not None and p.updates]
     lat = stats.latencies
@@ -1130,7 +1150,8 @@ def report(config: Config, stats: Stats, tables: list[Table], ramp: float, ramp_
         "latency_histogram_ms": histogram(lat),
         "per_second": per_second(stats.timeline),
         # (second, server CPU % of a core, steal % of all cores), seconds counted as in per_second
-        "machine_per_second": sampler.per_second(min(t for t, _ in stats.timeline)) if stats.timeline else [],
+        "machine_per_second": machine_seconds,
+        "latency_ms_unstolen": unstolen(stats.timeline, machine_seconds),
         "errors": {"http": stats.http_errors, "http_during_ramp": ramp_errors, "samples": stats.error_samples,
                    "missed_seat_updates": stats.missed, "version_gaps": sum(p.gaps for p in players),
                    "out_of_order": sum(p.out_of_order for p in players), "stuck_tables": stats.stuck,
@@ -1312,6 +1333,11 @@ def main(argv: list[str] | None = None) -> int:
     lat = result["latency_ms"]
     print(f"\nlatency per seat: median {result['seat_latency_ms']['median']} ms; all four seats: "
           f"median {lat['median']} / p95 {lat['p95']} / p99 {lat['p99']} / max {lat['max']} ms")
+    if result["latency_ms_unstolen"]:
+        quiet = result["latency_ms_unstolen"]
+        print(f"in the {quiet['seconds']} of {quiet['of_seconds']} seconds with steal under "
+              f"{STOLEN_PERCENT:g} %: median {quiet['median']} / p95 {quiet['p95']} / p99 {quiet['p99']}"
+              f" / max {quiet['max']} ms")
     print(f"histogram {result['latency_histogram_ms']}")
     print(f"first page load: {result['first_page_load']}")
     print(f"push: {result['push']}")

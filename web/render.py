@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, current_app
+from markupsafe import Markup
 
 from game.views import player_panel, spectator_view, variant_facts
 from live.table import NAME_MAX, Table
@@ -187,7 +188,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
 
 
 NO_UNSEEN = '<div id="unseen" class="unseen"></div>'  # as #table holds it, outside a round's play
-UNSEEN_PARTS: dict[tuple, str] = {}  # (spectator, counts, language) -> #unseen
+UNSEEN_FRAMES: dict[tuple[bool, str], tuple[str, str]] = {}  # (spectator, language) -> #unseen but its counts
+COUNTS_SLOT = "\x00counts\x00"  # where the counts go in a frame (no template writes it)
 
 
 def unseen_of(panel: dict | None) -> tuple | None:
@@ -197,18 +199,18 @@ def unseen_of(panel: dict | None) -> tuple | None:
 
 
 def unseen_part(app: Flask, seat: int | None, unseen: tuple | None, lang: str) -> str:
-    """This viewer's #unseen, swapped by id into #table's empty one (rendered once per value)."""
+    """This viewer's #unseen, swapped by id into #table's empty one: its frame and each number's count
+    are kept (a deal's counts take too many values to keep each #unseen whole)."""
     if unseen is None:
         return ""
-    key = (seat is None, unseen, lang)
-    if key not in UNSEEN_PARTS:
-        if len(UNSEEN_PARTS) > 10_000:  # a few hundred values occur; never grow without bound
-            UNSEEN_PARTS.clear()
+    frame = UNSEEN_FRAMES.get((seat is None, lang))
+    if frame is None:
         with speaking(app, lang):
             template = app.jinja_env.in_language(lang).get_template("_unseen.html")
-            html = template.render(unseen=unseen, spectator=seat is None)
-        UNSEEN_PARTS[key] = html.strip()
-    return UNSEEN_PARTS[key]
+            html = template.render(counts=Markup(COUNTS_SLOT), spectator=seat is None).strip()
+        before, _, after = html.partition(COUNTS_SLOT)
+        frame = UNSEEN_FRAMES[seat is None, lang] = (before, after)
+    return frame[0] + "".join(unseen_count(app, n, count) for n, count in enumerate(unseen)) + frame[1]
 
 
 UNSEEN_COUNTS: dict[tuple[int, int], str] = {}  # (number, count) -> its part of #unseen
