@@ -44,9 +44,9 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function () { clearTimeout(unanswered); });
   // A push that sends only what changed starts with its stamp (#version, web/pieces.py) and follows
-  // the push numbered one less. A page that did not get that one (or showed an older answer since) applies nothing of it and
-  // asks for the whole table instead. Each push's numbers are then copied onto #table, whose
-  // data-version the page's moves, scripts and tools read.
+  // the push numbered one less. A page that did not get that one (or showed an older answer
+  // since) applies nothing of it and asks for the whole table instead. Each push's numbers are
+  // then copied onto #table, whose data-version the page's moves, scripts and tools read.
   var STAMP = /^<input type="hidden" id="version"[^>]*? data-seq="(\d+)"/;
   var asked = false; // a whole table was asked for and has not come yet
   document.addEventListener("htmx:wsBeforeMessage", function (e) {
