@@ -96,7 +96,7 @@ class LaidLine:
         return self.tiles, self.ends
 
 
-HAND_TILES: dict[tuple, str] = {}  # (language, tile, the ends it fits, two ends differ) -> its html
+HAND_TILES: dict[tuple, str] = {}  # (language, what the tile shows: hand_tile_key) -> its html
 
 
 def hand_tile_html(tile: dict, ends: list[int] | None, lang: str) -> str:
@@ -107,11 +107,21 @@ def hand_tile_html(tile: dict, ends: list[int] | None, lang: str) -> str:
     a hand's tiles are shown at every push of its #me, in few ways.
     """
     two_ends = bool(ends) and ends[0] != ends[1]
-    key = (lang, tile["tile"], tuple(tile["ends"]), two_ends)
+    key = (lang, hand_tile_key(tile, two_ends))
     html = HAND_TILES.get(key)
     if html is None:
         html = HAND_TILES[key] = hand_tile(tile, two_ends)
     return html
+
+
+def hand_tile_key(tile: dict, two_ends: bool) -> str:
+    """What a tile of a hand shows (`hand_tile`'s form): the tile, the ends it fits, whether it offers
+    a choice of two ("3-5 left right both"). One string: #me's keys keep it from push to push."""
+    ends = tile["ends"]
+    if not ends:
+        return tile["tile"]
+    both = " both" if two_ends and len(ends) == 2 else ""
+    return f"{tile['tile']} {' '.join(map(str, ends))}{both}"
 
 
 def hand_tile(tile: dict, two_ends: bool) -> str:

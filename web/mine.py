@@ -15,7 +15,7 @@ from __future__ import annotations
 from jinja2 import Environment
 from markupsafe import Markup
 
-from .dominoes import hand_tile_html
+from .dominoes import hand_tile_html, hand_tile_key
 from .pieces import rendered, with_globals
 
 # A key's parts (see `me_key`): what each piece shows.
@@ -60,15 +60,6 @@ def me_key(context: dict) -> tuple:
     prompt = (True, tuple(can.items()), opening, context["total_ms"])
     announce = (context["table"]["match_no"], rnd["number"], rnd["moves"], panel["fitting"], can.get("draw"))
     return (frame, prompt, announce, hand, ends if choosing(context) else None, actions)
-
-
-def hand_tile_key(tile: dict, two_ends: bool) -> str:
-    """One tile of the hand as its form shows it: the tile, the ends it fits, whether it offers a choice."""
-    ends = tile["ends"]
-    if not ends:
-        return tile["tile"]
-    both = " both" if two_ends and len(ends) == 2 else ""
-    return f"{tile['tile']} {' '.join(map(str, ends))}{both}"
 
 
 def choosing(context: dict) -> bool:
