@@ -16,7 +16,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from .dominoes import hand_tile_html, hand_tile_key
-from .pieces import rendered, with_globals
+from .rendering import framed, rendered, slot, with_globals
 
 # A key's parts (see `me_key`): what each piece shows.
 FRAME, PROMPT, ANNOUNCE, HAND, CHOOSE, ACTIONS = range(6)
@@ -85,7 +85,7 @@ class Mine:
         table (the prompt during play, the placeholders, the actions), as most of a move's are."""
         shared = self.shared_key(part, key)
         if shared is None:
-            return self.render(name)
+            return self.announce() if part == ANNOUNCE else self.render(name)
         shared = (self.env.language, name, shared)
         html = KEPT.get(shared)
         if html is None:
@@ -104,6 +104,16 @@ class Mine:
         if part == CHOOSE:
             return (key[CHOOSE],)
         return (key[ACTIONS], self.context["seat"] == 0 or self.context["host_away"])
+
+    def announce(self) -> Markup:
+        """What is said when this viewer's turn begins, from its frame (web/rendering.py)."""
+        panel, rnd, table = self.context["panel"], self.context["view"]["round"], self.context["table"]
+        draw = bool(panel["can"]["draw"])
+        return framed(self.env, "_announce_me.html", (panel["fitting"], draw), lambda: {
+            **self.values, "table": {"match_no": slot("match")},
+            "panel": {"can": {"act": True, "draw": draw}, "fitting": panel["fitting"]},
+            "view": {"round": {"number": slot("number"), "moves": slot("moves")}}},
+            {"match": table["match_no"], "number": rnd["number"], "moves": rnd["moves"]})
 
     def hand(self) -> str:
         """#hand with its tiles (web/dominoes.py: each kept, in every form it takes)."""

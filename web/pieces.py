@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jinja2 import Environment
-from jinja2.runtime import new_context
 from markupsafe import Markup
 
 from game.views import LOG_SHOWN
+
+from .rendering import framed, rendered, slot, with_globals
 
 
 @dataclass
@@ -214,25 +215,6 @@ COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles, hand shown) -> a sea
 TARGETS: dict[tuple, Markup] = {}  # (language, end, its number, its spot) -> an open end of the line
 
 
-def rendered(env: Environment, name: str, values: dict) -> str:
-    """A template rendered on `values`, which already hold the environment's globals.
-
-    Jinja's Template.render copies every global (about 30) into a new dict at each call, which
-    cost more than rendering a small piece; a push renders ten of them. (Templates rendered so
-    import no macros "with context": none of ours does.)
-    """
-    template = env.template(name)
-    # No globals for the context to list either: Template.new_context would make a set of the
-    # template's globals (a ChainMap) at every render; `values` already hold them.
-    context = new_context(env, template.name, template.blocks, values, shared=True, globals=None)
-    return "".join(template.root_render_func(context))
-
-
-def with_globals(env: Environment, context: dict) -> dict:
-    """The values `rendered` takes: the environment's globals, then the context."""
-    return {**env.globals, **context}
-
-
 class Pieces:
     """Renders #table's pieces in one language (its own compiled templates) for one state."""
 
@@ -254,9 +236,54 @@ class Pieces:
                            reveal=self.reveal(s))
 
     def log_line(self, n: int) -> Markup:
-        """Move n of the round (the log holds the latest LOG_SHOWN)."""
+        """Move n of the round (the log holds the latest LOG_SHOWN), from its frame (web/rendering.py)."""
         rnd = self.context["rnd"]
-        return self.render("_log_line.html", e=rnd["log"][n - rnd["moves"] - 1], n=n)
+        e = rnd["log"][n - rnd["moves"] - 1]
+        left, right = e.get("ends") or (None, None)
+        stand_in = {**e, "seat": 0, "tile": slot("tile"), "ends": [slot("left"), slot("right")]}
+        return framed(self.env, "_log_line.html", (e["action"], e.get("end"), bool(e.get("auto"))),
+                      lambda: {**self.values, "n": slot("n"), "players": [slot("name")], "e": stand_in},
+                      {"n": n, "name": self.context["players"][e["seat"]], "tile": e.get("tile"),
+                       "left": left, "right": right})
+
+    def announce(self) -> Markup:
+        """What a screen reader is told of the latest change; during play, from its frame."""
+        rnd, players = self.context["rnd"], self.context["players"]
+        if rnd["result"]:  # the round's end, with its result and the scores: rare, rendered whole
+            return self.render("_announce.html")
+        last = rnd["log"][-1] if rnd["log"] else None
+        left, right = (last.get("ends") if last else None) or (None, None)
+        shape = (last and (last["action"], last.get("end"), left != right, bool(last.get("auto"))),
+                 bool(rnd["opening_tile"]), rnd["turn"] is None)
+        stand_in_last = last and {**last, "seat": 0, "tile": slot("tile"),
+                                  "ends": [slot("left"), slot("right") if left != right else slot("left")]}
+        return framed(self.env, "_announce.html", shape, lambda: {
+            **self.values, "phase": slot("phase"), "table": {"match_no": slot("match")},
+            "players": [slot("who"), slot("opener"), slot("next")],
+            "rnd": {"number": slot("number"), "moves": slot("moves"), "log": [stand_in_last] if last else [],
+                    "opening_tile": rnd["opening_tile"] and slot("opening"), "opener": 1, "result": None,
+                    "turn": None if rnd["turn"] is None else 2}},
+            {"phase": self.context["phase"], "match": self.context["table"]["match_no"],
+             "who": last and players[last["seat"]], "opener": players[rnd["opener"]],
+             "next": None if rnd["turn"] is None else players[rnd["turn"]], "number": rnd["number"],
+             "moves": rnd["moves"], "tile": last and last.get("tile"), "left": left, "right": right,
+             "opening": rnd["opening_tile"]})
+
+    def ends(self) -> Markup:
+        """The facts over the felt: the round, the open ends, the boneyard, whose turn; from its frame."""
+        rnd, players = self.context["rnd"], self.context["players"]
+        shape = (bool(rnd["ends"]), rnd["over"], bool(rnd["opening_tile"]), bool(rnd["draws"]),
+                 rnd["turn"] is None)
+        ends = rnd["ends"] or (None, None)
+        return framed(self.env, "_ends.html", shape, lambda: {
+            **self.values, "players": [slot("opener"), slot("next")],
+            "rnd": {"number": slot("number"), "ends": rnd["ends"] and [slot("left"), slot("right")],
+                    "over": rnd["over"], "opening_tile": rnd["opening_tile"] and slot("opening"), "opener": 0,
+                    "draws": rnd["draws"], "boneyard": slot("boneyard"),
+                    "turn": None if rnd["turn"] is None else 1}},
+            {"number": rnd["number"], "left": ends[0], "right": ends[1], "opening": rnd["opening_tile"],
+             "opener": players[rnd["opener"]], "next": None if rnd["turn"] is None else players[rnd["turn"]],
+             "boneyard": rnd["boneyard"]})
 
     def count(self, s: int) -> tuple[Markup, Markup]:
         """A seat's tile count and the backs of its tiles, hidden while its hand is shown (the same
@@ -299,7 +326,7 @@ class Pieces:
                   "scores": self.render("_scores.html"), "sheet": self.render("_sheet.html"),
                   "result": self.render("_result_box.html")}
         if rnd:
-            pieces.update(announce=self.render("_announce.html"), ends=self.render("_ends.html"),
+            pieces.update(announce=self.announce(), ends=self.ends(),
                           line=self.line(tiles, spots), log=self.log())
         return pieces
 
@@ -317,15 +344,17 @@ class Pieces:
 
     def delta(self, decision: Decision, tiles: list[tuple[str, str]], spots) -> str:
         """The pieces a page that got the previous push needs, each an out-of-band swap."""
-        parts = [stamp(self.context, decision.last), self.render("_announce.html")]
+        parts = [stamp(self.context, decision.last), self.announce()]
         parts += [self.seat(s) for s in decision.seats]
         parts += [self.count(s)[0] for s in decision.counts]
         parts += [self.reveal(s) + self.count(s)[1] for s in decision.reveals]  # backs hidden, or shown again
         parts += [self.missing(s) for s in decision.missing]
         for changed, name in ((decision.scores, "_scores.html"), (decision.sheet, "_sheet.html"),
-                              (decision.result, "_result_box.html"), (decision.ends, "_ends.html")):
+                              (decision.result, "_result_box.html")):
             if changed:
                 parts.append(self.render(name))
+        if decision.ends:
+            parts.append(self.ends())
         if decision.new_round:  # a new deal: the line and the log start again
             parts += [self.line(tiles, spots), self.log()]
         if decision.new_left:

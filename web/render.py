@@ -13,7 +13,8 @@ from .dominoes import LaidLine, tiles_of
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
 from .mine import Mine, me_key
-from .pieces import Pieces, Pushed, decide, rendered, snapshot, with_globals
+from .pieces import Pieces, Pushed, decide, snapshot
+from .rendering import rendered, with_globals
 
 
 def table_context(table: Table, tables: Tables, seat: int | None) -> dict:

@@ -8,6 +8,7 @@ import pytest
 import simple_websocket
 
 from helpers.pages import hidden_from, screen, seat_up, section, table_id, tiles_in, wait_until
+from web.pieces import Pieces
 from web.render import publish
 
 NAMES = ("Ana", "Bea", "Carl", "Dan")
@@ -81,12 +82,9 @@ def test_the_table_is_rendered_once_per_language_in_use(server, monkeypatch):
     # Every page has had the latest push (a page still catching up would get the whole table).
     wait_until(lambda: all(c.seq == table.pushed.seq for c in live.hub.connections(table.id)), timeout=20)
     renders = []
-    for lang in ("en", "es"):  # each language has its own compiled templates (web/wording.py)
-        # What is announced is in the whole #table and in every push of its changed pieces.
-        template = server.app.jinja_env.in_language(lang).get_template("_announce.html")
-        original = template.root_render_func
-        monkeypatch.setattr(template, "root_render_func", lambda *a, lang=lang, original=original, **k:
-                            renders.append(lang) or original(*a, **k))
+    # What is announced is in the whole #table and in every push of its changed pieces: once per render.
+    announce = Pieces.announce
+    monkeypatch.setattr(Pieces, "announce", lambda self: renders.append(self.env.language) or announce(self))
     with table.lock:  # one push, as after a move (presence pushes from elsewhere wait for the lock)
         publish(server.app, live.hub, live.tables, table)
     assert sorted(renders) == ["en", "es"]

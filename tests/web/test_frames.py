@@ -1,0 +1,92 @@
+"""Pieces filled into a frame read exactly as their templates render them, at every step of whole matches."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app import create_app
+from web.i18n import LANGUAGES, speaking
+from web.mine import Mine
+from web.pieces import Pieces
+from web.render import table_context
+from web.rendering import FRAMES, rendered
+
+# Names a template must escape, one with a slot's own marker-like text, and plain ones.
+NAMES = ('Ana <b>& "Bo"</b>', "O'Neil", "Zoë %(name)s", "Dan")
+
+
+class Clock:
+    """Time that moves only when a test says: turns run out on demand."""
+
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def move(tables, table, clock, rng) -> None:
+    """A legal move by the seat to act; now and then the clock's (a move played by the table)."""
+    rnd = table.match.round
+    if table.phase != "playing" or rng.random() < 0.2:
+        clock.now = table.due_at() + 0.1
+        assert tables.expire(table.id)
+        return
+    seat = rnd.turn
+    if options := rnd.playable(seat):
+        tile, end = rng.choice(options)
+        tables.act(table, seat, "play", str(table.version), tile=tile.text, end=end)
+    elif rnd.must_draw(seat):
+        tables.act(table, seat, "draw", str(table.version))
+    else:
+        tables.act(table, seat, "pass", str(table.version))
+
+
+def compare(app, tables, table) -> int:
+    """Every framed piece of this state, framed and rendered, in every language; how many compared."""
+    compared = 0
+    for lang in LANGUAGES:
+        env = app.jinja_env.in_language(lang)
+        with speaking(app, lang):
+            context = table_context(table, tables, None)
+            rnd = context["rnd"]
+            pieces = Pieces(env, context)
+            assert pieces.announce() == pieces.render("_announce.html")
+            assert pieces.ends() == pieces.render("_ends.html")
+            first = max(1, rnd["moves"] - len(rnd["log"]) + 1)
+            for n in range(first, rnd["moves"] + 1):
+                entry = rnd["log"][n - rnd["moves"] - 1]
+                assert pieces.log_line(n) == pieces.render("_log_line.html", e=entry, n=n)
+            compared += 2 + rnd["moves"] - first + 1
+            for seat in range(len(context["players"])):
+                context = table_context(table, tables, seat)
+                if context["panel"]["can"]["act"]:
+                    mine = Mine(env, context)
+                    assert mine.announce() == rendered(env, "_announce_me.html", mine.values).strip()
+                    compared += 1
+    return compared
+
+
+@pytest.mark.parametrize(("variant", "seats", "seed"), [("partnership", 4, 1), ("draw", 2, 2),
+                                                        ("draw", 3, 3), ("block", 4, 4)])
+def test_framed_pieces_read_as_their_templates_render_them(tmp_path, variant, seats, seed):
+    clock, rng = Clock(), random.Random(seed)
+    app = create_app({"DATABASE": str(tmp_path / "f.sqlite3"), "START_CLOCK": False, "LIMITS": False,
+                      "TABLES_OPTIONS": {"rng": random.Random(seed), "now": clock}})
+    tables = app.extensions["fichas"].tables
+    table, _ = tables.create(NAMES[0], variant, seats, 100)
+    for name in NAMES[1:seats]:
+        tables.join(table, name)
+    FRAMES.clear()  # every frame made in this match, none kept from another test's
+    compared, rounds = 0, set()
+    with app.app_context():
+        for _ in range(400):
+            if table.match.over:
+                break
+            move(tables, table, clock, rng)
+            rounds.add(table.match.round.number)
+            compared += compare(app, tables, table)
+    assert table.match.over and len(rounds) >= 2
+    assert compared > 500 and len(FRAMES) > 20  # the frames were made and used, in every language
