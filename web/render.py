@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, current_app
 from markupsafe import Markup
 
-from game.views import player_panel, spectator_view, variant_facts
+from game.views import player_panel, spectator_view, unseen_counts, variant_facts
 from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
@@ -96,6 +96,7 @@ def send_whole(connection, table: Table, tables: Tables) -> None:
     html, context = whole_page(table, tables, connection.seat)
     if connection.send(html):
         connection.me_key, connection.unseen = me_key(context), unseen_of(context["panel"])
+        connection.waiting = None  # its next push works out its #me again
         connection.seq = connection.whole_at = seq
 
 
@@ -157,14 +158,21 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                     else:
                         shared = Pieces(env, context).delta(decision, tiles, spots)
                 shared_in[lang, whole] = shared
-            if (seat, lang) not in mine:
-                context["seat"] = seat
-                context["panel"] = player_panel(table.match, seat) if table.match else None
-                mine[seat, lang] = [me_key(context), context["panel"], {}]
-            key, panel, sent = mine[seat, lang]
+            waiting = waiting_key(table, context, seat)
+            if waiting is not None and waiting == connection.waiting and connection.seq == after:
+                # Still waiting for its turn, with the same hand: its #me is as it was; only its counts move.
+                if (seat, None) not in mine:
+                    mine[seat, None] = tuple(unseen_counts(table.match.round, seat))
+                key, unseen, sent = connection.me_key, mine[seat, None], {}
+            else:
+                if (seat, lang) not in mine:
+                    context["seat"] = seat
+                    context["panel"] = player_panel(table.match, seat) if table.match else None
+                    mine[seat, lang] = [me_key(context), context["panel"], {}]
+                key, panel, sent = mine[seat, lang]
+                unseen = unseen_of(panel)
             message = shared
             # #table holds an empty #unseen: a whole #table is always followed by this viewer's counts.
-            unseen = unseen_of(panel)
             if whole or connection.unseen is None:
                 message += unseen_part(app, seat, unseen, lang)
             elif unseen is None:  # the round is over: nothing left unseen to count
@@ -186,11 +194,24 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
                 message += html
             if connection.send(message):
                 connection.me_key, connection.unseen, connection.seq = key, unseen, now.seq
+                connection.waiting = waiting
 
 
 NO_UNSEEN = '<div id="unseen" class="unseen"></div>'  # as #table holds it, outside a round's play
 UNSEEN_FRAMES: dict[tuple[bool, str], tuple[str, str]] = {}  # (spectator, language) -> #unseen but its counts
 COUNTS_SLOT = "\x00counts\x00"  # where the counts go in a frame (no template writes it)
+
+
+def waiting_key(table: Table, context: dict, seat: int | None) -> tuple | None:
+    """All that a seat's #me hangs on while it waits for its turn in a round's play (see `me_key`), its
+    hand but by its size (a hand changes only by a tile played or drawn, or a new deal); None for a
+    spectator, and for the seat to play (its #me shows the ends its tiles fit, its clock, ...)."""
+    rnd = table.match.round if seat is not None and table.match else None
+    if rnd is None or rnd.over or rnd.turn == seat or context["phase"] != "playing":
+        return None
+    handover = context["handover"] if seat == 0 else None
+    return (table.match_no, rnd.number, len(rnd.hands[seat]), len(context["players"]), context["host_away"],
+            repr(handover))
 
 
 def unseen_of(panel: dict | None) -> tuple | None:
