@@ -301,5 +301,8 @@ class Store:
         return [json.loads(r["detail"]) for r in rows]
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # json.dumps with options makes an encoder at each call
+
+
 def _json(data: dict) -> str:
-    return json.dumps(data, separators=(",", ":"))
+    return _ENCODER.encode(data)

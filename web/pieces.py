@@ -215,6 +215,13 @@ COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles, hand shown) -> a sea
 TARGETS: dict[tuple, Markup] = {}  # (language, end, its number, its spot) -> an open end of the line
 
 
+def stand_in_move(e: dict, same_ends: bool = False) -> dict:
+    """A logged move as its frame is rendered with (web/rendering.py): by the first name given, its
+    tile and its ends slots (one slot for both ends when they are the same number)."""
+    return {**e, "seat": 0, "tile": slot("tile"),
+            "ends": [slot("left"), slot("left" if same_ends else "right")]}
+
+
 class Pieces:
     """Renders #table's pieces in one language (its own compiled templates) for one state."""
 
@@ -240,9 +247,9 @@ class Pieces:
         rnd = self.context["rnd"]
         e = rnd["log"][n - rnd["moves"] - 1]
         left, right = e.get("ends") or (None, None)
-        stand_in = {**e, "seat": 0, "tile": slot("tile"), "ends": [slot("left"), slot("right")]}
         return framed(self.env, "_log_line.html", (e["action"], e.get("end"), bool(e.get("auto"))),
-                      lambda: {**self.values, "n": slot("n"), "players": [slot("name")], "e": stand_in},
+                      lambda: {**self.values, "n": slot("n"), "players": [slot("name")],
+                               "e": stand_in_move(e)},
                       {"n": n, "name": self.context["players"][e["seat"]], "tile": e.get("tile"),
                        "left": left, "right": right})
 
@@ -255,12 +262,11 @@ class Pieces:
         left, right = (last.get("ends") if last else None) or (None, None)
         shape = (last and (last["action"], last.get("end"), left != right, bool(last.get("auto"))),
                  bool(rnd["opening_tile"]), rnd["turn"] is None)
-        stand_in_last = last and {**last, "seat": 0, "tile": slot("tile"),
-                                  "ends": [slot("left"), slot("right") if left != right else slot("left")]}
         return framed(self.env, "_announce.html", shape, lambda: {
             **self.values, "phase": slot("phase"), "table": {"match_no": slot("match")},
             "players": [slot("who"), slot("opener"), slot("next")],
-            "rnd": {"number": slot("number"), "moves": slot("moves"), "log": [stand_in_last] if last else [],
+            "rnd": {"number": slot("number"), "moves": slot("moves"),
+                    "log": [stand_in_move(last, left == right)] if last else [],
                     "opening_tile": rnd["opening_tile"] and slot("opening"), "opener": 1, "result": None,
                     "turn": None if rnd["turn"] is None else 2}},
             {"phase": self.context["phase"], "match": self.context["table"]["match_no"],

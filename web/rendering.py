@@ -61,5 +61,6 @@ def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], di
         frame = FRAMES[key] = tuple(SLOT.split(rendered(env, name, stand_ins()).strip()))
     parts = [frame[0]]
     for i in range(1, len(frame), 2):  # split() puts each slot's name between two literals
-        parts += (escape(values[frame[i]]), frame[i + 1])
+        value = values[frame[i]]
+        parts += (str(value) if type(value) is int else escape(value), frame[i + 1])  # most are numbers
     return Markup("".join(parts))
