@@ -212,6 +212,7 @@ def stamp(context: dict, last: str) -> Markup:
 TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'
                 '<button id="end-right" hx-swap-oob="delete"></button>')
 COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles, hand shown) -> a seat's count and backs
+MISSING: dict[tuple, Markup] = {}  # (language, seat, the numbers it lacks) -> how its seat shows them
 TARGETS: dict[tuple, Markup] = {}  # (language, end, its number, its spot) -> an open end of the line
 
 
@@ -305,7 +306,12 @@ class Pieces:
         return self.render("_reveal.html", s=s, p=self.context["view"]["players"][s])
 
     def missing(self, s: int) -> Markup:
-        return self.render("_missing.html", s=s, p=self.context["view"]["players"][s])
+        """The numbers a seat has shown it lacks (the same at every table: kept)."""
+        player = self.context["view"]["players"][s]
+        key = (self.env.language, s, tuple(player["missing"]))
+        if key not in MISSING:
+            MISSING[key] = self.render("_missing.html", s=s, p=player)
+        return MISSING[key]
 
     def targets(self, spots) -> Markup:
         """The line's two open ends, or nothing once the round is over (or before its first tile)."""
