@@ -21,23 +21,14 @@ import time
 from pathlib import Path
 
 
-class Viewer:
-    """A websocket stand-in: what publish() reads of a connection, and what it was sent."""
+class Inbox:
+    """A websocket stand-in that keeps what it is sent (web.hub.Connection writes to it)."""
 
-    def __init__(self, seat: int, holder: str, lang: str):
-        self.seat, self.holder, self.lang = seat, holder, lang
-        self.alive, self.me_key, self.seq, self.unseen = True, None, None, None
+    def __init__(self):
         self.sent: list[str] = []
 
-    def send(self, data: str) -> bool:
+    def send(self, data: str) -> None:
         self.sent.append(data)
-        return True
-
-    def ping(self, interval: float, now: float | None = None) -> bool:
-        return True
-
-    def close(self) -> None:
-        self.alive = False
 
 
 def play(tables, table, rng: random.Random) -> None:
@@ -64,6 +55,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, args.root)
     from app import create_app
+    from web.hub import Connection  # the checkout's own: publish() reads and sets what it holds
 
     app = create_app({"DATABASE": tempfile.mkdtemp() + "/bench.sqlite3", "START_CLOCK": False,
                       "LIMITS": False, "PING_SECONDS": 3600, "TABLES_OPTIONS": {"rng": random.Random(1)}})
@@ -77,8 +69,9 @@ def main() -> None:
             table, _ = tables.create("Ana", "partnership", 4, 100)
             for name in ("Bea", "Carl", "Dan"):
                 tables.join(table, name)
-            viewers = [Viewer(s, table.secret_hashes[s], lang) for s, lang in enumerate(langs)]
-            for viewer in viewers:
+            viewers = [Connection(Inbox(), s) for s in range(4)]
+            for viewer, lang in zip(viewers, langs, strict=True):
+                viewer.holder, viewer.lang = table.secret_hashes[viewer.seat], lang
                 live.hub.add(table.id, viewer)
             publish = tables.publish
 
@@ -86,7 +79,10 @@ def main() -> None:
                 start = time.perf_counter()
                 publish(table)
                 spent = time.perf_counter() - start
-                whole = viewers[0].sent and viewers[0].sent[-1].lstrip().startswith("<section")
+                for viewer in viewers:  # what the page's handler would write (pushes are queued)
+                    viewer.flush(0)
+                sent = viewers[0].socket.sent
+                whole = sent and sent[-1].lstrip().startswith("<section")
                 timings["whole table" if whole else "changed pieces"].append(spent)
 
             tables.publish = timed
@@ -94,7 +90,7 @@ def main() -> None:
                 play(tables, table, rng)
                 moves += 1
             tables.publish = publish
-            sent += sum(len(m.encode()) for v in viewers for m in v.sent)
+            sent += sum(len(m.encode()) for v in viewers for m in v.socket.sent)
             for viewer in viewers:
                 live.hub.remove(table.id, viewer)
         print(f"{len(set(langs))} language(s), {args.matches} matches, {moves} moves:")
