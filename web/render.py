@@ -124,77 +124,106 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
     """
     connections = hub.connections(table.id)
     before = pushed_of(table)
-    after = before.seq
     if not connections:
-        table.pushed = Pushed(after + 1)  # nobody saw it: whoever comes gets the whole table
+        table.pushed = Pushed(before.seq + 1)  # nobody saw it: whoever comes gets the whole table
         return
-    # Straight to Jinja: partials need none of render_template's per-call context processors.
-    templates = app.jinja_env.in_language  # each language has its own compiled templates
     with app.app_context():
-        context = table_context(table, tables, None)
-        context["panel"], context["seq"] = None, after + 1  # this push's number, in its stamp
-        tiles, spots = line_of(context)
-        now = table.pushed = snapshot(after + 1, context, tiles, spots)
-        same_shape = now.shape and now.shape == before.shape
-        decision = decide(before, now, context["rnd"], tiles) if same_shape else None
-        shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
-        mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, {#me shown: what to send}]
+        push = Push(app, table, tables, before)
+        table.pushed = push.now
         for connection in connections:
             if not connection.alive:  # cut off or closing: its handler is about to unregister it
                 continue
-            seat = connection.seat
             if not still_holds(table, connection):  # a seat changed hands: it reconnects as what it is now
                 connection.close()
                 continue
-            lang = getattr(connection, "lang", LANGUAGES[0])
-            whole = decision is None or connection.seq != after
-            shared = shared_in.get((lang, whole))
-            if shared is None:
-                context["seat"], context["panel"] = None, None
-                env = templates(lang)
-                with speaking(app, lang):
-                    if whole:
-                        shared = render_table(env, context, (tiles, spots))
-                    else:
-                        shared = Pieces(env, context).delta(decision, tiles, spots)
-                shared_in[lang, whole] = shared
-            waiting = waiting_key(table, context, seat)
-            if waiting is not None and waiting == connection.waiting and connection.seq == after:
-                # Still waiting for its turn, with the same hand: its #me is as it was; only its counts move.
-                if (seat, None) not in mine:
-                    mine[seat, None] = tuple(unseen_counts(table.match.round, seat))
-                key, unseen, sent = connection.me_key, mine[seat, None], {}
-            else:
-                if (seat, lang) not in mine:
-                    context["seat"] = seat
-                    context["panel"] = player_panel(table.match, seat) if table.match else None
-                    mine[seat, lang] = [me_key(context), context["panel"], {}]
-                key, panel, sent = mine[seat, lang]
-                unseen = unseen_of(panel)
-            message = shared
-            # #table holds an empty #unseen: a whole #table is always followed by this viewer's counts.
-            if whole or connection.unseen is None:
-                message += unseen_part(app, seat, unseen, lang)
-            elif unseen is None:  # the round is over: nothing left unseen to count
-                message += NO_UNSEEN
-            elif unseen != connection.unseen:  # the counts that changed, each swapped by its id
-                message += "".join(unseen_count(app, n, count) for n, (was, count)
-                                   in enumerate(zip(connection.unseen, unseen, strict=True)) if was != count)
-            # #me: its pieces that changed since the page's last #me, or the whole #me where the page
-            # has none of this frame (or missed a push: it gets the whole #table and #me).
-            shown = connection.me_key if connection.seq == after else None
-            if key != shown:
-                html = sent.get(shown)
-                if html is None:
-                    context["seat"], context["panel"] = seat, panel
-                    with speaking(app, lang):
-                        me = Mine(templates(lang), context)
-                        html = sent[shown] = (me.delta(shown, key) if shown and shown[0] == key[0]
-                                              else me.whole())
-                message += html
+            message, key, unseen, waiting = push.message_for(connection)
             if connection.send(message):
-                connection.me_key, connection.unseen, connection.seq = key, unseen, now.seq
+                connection.me_key, connection.unseen, connection.seq = key, unseen, push.now.seq
                 connection.waiting = waiting
+
+
+class Push:
+    """One push of a table to its pages: what they share rendered once per language, each #me once
+    per seat, language and what the page last showed."""
+
+    def __init__(self, app: Flask, table: Table, tables: Tables, before: Pushed):
+        self.app, self.table, self.after = app, table, before.seq  # `after`: the push the pages last got
+        # Straight to Jinja: partials need none of render_template's per-call context processors.
+        self.templates = app.jinja_env.in_language  # each language has its own compiled templates
+        self.context = context = table_context(table, tables, None)
+        context["panel"], context["seq"] = None, before.seq + 1  # this push's number, in its stamp
+        self.tiles, self.spots = line_of(context)
+        self.now = snapshot(before.seq + 1, context, self.tiles, self.spots)
+        same_shape = self.now.shape and self.now.shape == before.shape
+        self.decision = decide(before, self.now, context["rnd"], self.tiles) if same_shape else None
+        self.shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
+        self.mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, {#me shown: what to send}]
+        self.counts: dict[int, tuple] = {}  # a waiting seat -> its unseen counts
+
+    def message_for(self, connection) -> tuple[str, tuple, tuple | None, tuple | None]:
+        """What this page is sent, and what it then shows: its #me's key, its counts, its waiting key."""
+        seat, lang = connection.seat, getattr(connection, "lang", LANGUAGES[0])
+        whole = self.decision is None or connection.seq != self.after
+        message = self.shared(lang, whole)
+        waiting = waiting_key(self.table, self.context, seat)
+        if waiting is not None and waiting == connection.waiting and connection.seq == self.after:
+            # Still waiting for its turn, with the same hand: its #me is as it was; only its counts move.
+            if seat not in self.counts:
+                self.counts[seat] = tuple(unseen_counts(self.table.match.round, seat))
+            key, unseen, panel = connection.me_key, self.counts[seat], None
+        else:
+            if (seat, lang) not in self.mine:
+                self.context["seat"] = seat
+                self.context["panel"] = player_panel(self.table.match, seat) if self.table.match else None
+                self.mine[seat, lang] = [me_key(self.context), self.context["panel"], {}]
+            key, panel, _ = self.mine[seat, lang]
+            unseen = unseen_of(panel)
+        message += self.unseen(connection, whole, unseen, lang)
+        # #me: its pieces that changed since the page's last #me, or the whole #me where the page
+        # has none of this frame (or missed a push: it gets the whole #table and #me).
+        shown = connection.me_key if connection.seq == self.after else None
+        if key != shown:
+            message += self.own(seat, lang, panel, shown, key)
+        return message, key, unseen, waiting
+
+    def shared(self, lang: str, whole: bool) -> str:
+        """#table, whole or its changed pieces, in `lang` (rendered once per push)."""
+        shared = self.shared_in.get((lang, whole))
+        if shared is None:
+            context = self.context
+            context["seat"], context["panel"] = None, None
+            env = self.templates(lang)
+            with speaking(self.app, lang):
+                if whole:
+                    shared = render_table(env, context, (self.tiles, self.spots))
+                else:
+                    shared = Pieces(env, context).delta(self.decision, self.tiles, self.spots)
+            self.shared_in[lang, whole] = shared
+        return shared
+
+    def unseen(self, connection, whole: bool, unseen: tuple | None, lang: str) -> str:
+        """This page's #unseen, or its counts that changed (#table holds an empty #unseen: a whole
+        #table is always followed by this viewer's counts)."""
+        if whole or connection.unseen is None:
+            return unseen_part(self.app, connection.seat, unseen, lang)
+        if unseen is None:  # the round is over: nothing left unseen to count
+            return NO_UNSEEN
+        if unseen == connection.unseen:
+            return ""
+        return "".join(unseen_count(self.app, n, count) for n, (was, count)  # each swapped by its id
+                       in enumerate(zip(connection.unseen, unseen, strict=True)) if was != count)
+
+    def own(self, seat: int | None, lang: str, panel: dict | None, shown: tuple | None, key: tuple) -> str:
+        """#me from what the page shows (`shown`) to `key`: its changed pieces, or whole (once each)."""
+        sent = self.mine[seat, lang][2]
+        html = sent.get(shown)
+        if html is None:
+            context = self.context
+            context["seat"], context["panel"] = seat, panel
+            with speaking(self.app, lang):
+                me = Mine(self.templates(lang), context)
+                html = sent[shown] = me.delta(shown, key) if shown and shown[0] == key[0] else me.whole()
+        return html
 
 
 NO_UNSEEN = '<div id="unseen" class="unseen"></div>'  # as #table holds it, outside a round's play
