@@ -7,6 +7,7 @@ import random
 import pytest
 
 from app import create_app
+from helpers.pages import choose_move
 from web.i18n import LANGUAGES, speaking
 from web.mine import Mine
 from web.pieces import Pieces
@@ -29,19 +30,12 @@ class Clock:
 
 def move(tables, table, clock, rng) -> None:
     """A legal move by the seat to act; now and then the clock's (a move played by the table)."""
-    rnd = table.match.round
     if table.phase != "playing" or rng.random() < 0.2:
         clock.now = table.due_at() + 0.1
         assert tables.expire(table.id)
         return
-    seat = rnd.turn
-    if options := rnd.playable(seat):
-        tile, end = rng.choice(options)
-        tables.act(table, seat, "play", str(table.version), tile=tile.text, end=end)
-    elif rnd.must_draw(seat):
-        tables.act(table, seat, "draw", str(table.version))
-    else:
-        tables.act(table, seat, "pass", str(table.version))
+    seat, action, fields = choose_move(table, rng)
+    tables.act(table, seat, action, fields["version"], tile=fields.get("tile"), end=fields.get("end") or None)
 
 
 def compare(app, tables, table) -> int:
