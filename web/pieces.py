@@ -217,8 +217,8 @@ TARGETS: dict[tuple, Markup] = {}  # (language, end, its number, its spot) -> an
 
 
 def stand_in_move(e: dict, same_ends: bool = False) -> dict:
-    """A logged move as its frame is rendered with (web/rendering.py): by the first name given, its
-    tile and its ends slots (one slot for both ends when they are the same number)."""
+    """A logged move as its frame is rendered with (web/rendering.py): made by seat 0 (the frame's
+    players are slots), its tile and its ends slots (one slot for both when they are one number)."""
     return {**e, "seat": 0, "tile": slot("tile"),
             "ends": [slot("left"), slot("left" if same_ends else "right")]}
 

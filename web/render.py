@@ -120,7 +120,8 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
     round's play; any other page gets the whole #table. Each is rendered once per language in use
     (each page reads its own, chosen at its handshake); #me, whole or its changed pieces
     (web/mine.py), once per seat, language and what the page last showed, and only for pages whose
-    #me changed; #unseen only when this viewer's counts changed.
+    #me changed (a seat that waits for its turn with the same hand, as two of four do at each move,
+    needs no work for it: `waiting_key`); #unseen only when this viewer's counts changed.
     """
     connections = hub.connections(table.id)
     before = pushed_of(table)
@@ -167,7 +168,8 @@ class Push:
         message = self.shared(lang, whole)
         waiting = waiting_key(self.table, self.context, seat)
         if waiting is not None and waiting == connection.waiting and connection.seq == self.after:
-            # Still waiting for its turn, with the same hand: its #me is as it was; only its counts move.
+            # Still waiting for its turn, with the same hand: its #me is as it was (no piece of it is
+            # sent below: its key is the one the page shows); only its counts move.
             if seat not in self.counts:
                 self.counts[seat] = tuple(unseen_counts(self.table.match.round, seat))
             key, unseen, panel = connection.me_key, self.counts[seat], None
@@ -232,15 +234,15 @@ COUNTS_SLOT = "\x00counts\x00"  # where the counts go in a frame (no template wr
 
 
 def waiting_key(table: Table, context: dict, seat: int | None) -> tuple | None:
-    """All that a seat's #me hangs on while it waits for its turn in a round's play (see `me_key`), its
-    hand but by its size (a hand changes only by a tile played or drawn, or a new deal); None for a
-    spectator, and for the seat to play (its #me shows the ends its tiles fit, its clock, ...)."""
+    """What a seat's #me hangs on while it waits for its turn in a round's play (see `me_key`); None for
+    a spectator, and for the seat to play (its #me shows the ends its tiles fit, its clock, ...)."""
     rnd = table.match.round if seat is not None and table.match else None
     if rnd is None or rnd.over or rnd.turn == seat or context["phase"] != "playing":
         return None
-    handover = context["handover"] if seat == 0 else None
-    return (table.match_no, rnd.number, len(rnd.hands[seat]), len(context["players"]), context["host_away"],
-            repr(handover))
+    handover = context["handover"]  # only the host's #me shows it, and only while seats may change hands
+    handover = handover if seat == 0 and handover and handover["open"] else None
+    hand = " ".join(tile.text for tile in rnd.hands[seat])  # one string: kept from push to push
+    return (table.match_no, rnd.number, hand, len(context["players"]), context["host_away"], repr(handover))
 
 
 def unseen_of(panel: dict | None) -> tuple | None:

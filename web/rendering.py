@@ -5,8 +5,9 @@ show (names, tiles, numbers), not in their markup or words. Such a piece is rend
 language and shape (the facts its template decides on) with a marked slot for each value; later
 renders join the frame's parts with each value escaped, as Jinja's autoescape would write it. The
 caller says which facts the template decides on (the shape) and gives the slots' values; a template
-rendered so must not decide on a slot's value, nor pass one through a filter (tests/web/test_frames.py
-renders every framed piece of whole matches both ways and compares).
+rendered so must not decide on a slot's value, nor pass one through a filter other than gettext's own
+formatting (tests/web/test_frames.py renders every framed piece of whole matches, and of every shape,
+both ways and compares).
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import itertools
 import random
 
 import pytest
@@ -84,3 +86,41 @@ def test_framed_pieces_read_as_their_templates_render_them(tmp_path, variant, se
             compared += compare(app, tables, table)
     assert table.match.over and len(rounds) >= 2
     assert compared > 500 and len(FRAMES) > 20  # the frames were made and used, in every language
+
+
+MOVES = (None, {"seat": 1, "action": "pass", "ends": [3, 3], "auto": True},
+         {"seat": 2, "action": "pass", "ends": [0, 5], "auto": False},
+         {"seat": 0, "action": "play", "tile": "6-6", "end": None, "auto": True},
+         {"seat": 0, "action": "play", "tile": "1-2", "end": "left", "auto": False},
+         {"seat": 1, "action": "play", "tile": "1-2", "end": "right", "auto": True},
+         {"seat": 2, "action": "draw", "auto": True},  # as others see a draw: no tile
+         {"seat": 2, "action": "draw", "tile": "0-0", "auto": False})
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_shape_of_a_move_reads_as_its_template_renders_it(tmp_path, lang):
+    """The shapes random play reaches rarely: a pass when both ends show one number, moves by the table,
+    the opening tile waiting, a round over; with names a template must escape."""
+    app = create_app({"DATABASE": str(tmp_path / "f.sqlite3"), "START_CLOCK": False, "LIMITS": False,
+                      "TABLES_OPTIONS": {"rng": random.Random(1)}})
+    tables = app.extensions["fichas"].tables
+    table, _ = tables.create('A<&"\'>', "draw", 3, 100)
+    for name in ("B %(name)s %% {{x}}", "C"):
+        tables.join(table, name)
+    env = app.jinja_env.in_language(lang)
+    compared = 0
+    with app.app_context(), speaking(app, lang):
+        state = table_context(table, tables, None)
+        shapes = itertools.product(MOVES, (None, [4, 4], [0, 6]), ((False, 0), (False, 2), (True, None)),
+                                   (None, "5-5"), (True, False))
+        for last, ends, (over, turn), opening, draws in shapes:
+            context = copy.deepcopy(state)
+            context["rnd"].update(log=[last] if last else [], moves=7 if last else 0, ends=ends, over=over,
+                                  turn=turn, opening_tile=opening, draws=draws, result=None, boneyard=9)
+            pieces = Pieces(env, context)
+            assert pieces.announce() == pieces.render("_announce.html")
+            assert pieces.ends() == pieces.render("_ends.html")
+            if last:
+                assert pieces.log_line(7) == pieces.render("_log_line.html", e=last, n=7)
+            compared += 1
+    assert compared == len(MOVES) * 3 * 3 * 2 * 2
