@@ -4,10 +4,11 @@
 
 A Partnership table with its four seats on websocket stand-ins (they keep what they are sent),
 played to the end by random legal moves, again and again. Every push is timed and weighed:
-pushes of changed pieces (during a round's play) and whole tables (a round's start and end) apart,
-and the bytes per move per seat over whole matches. Languages: all four seats read English, or two
-English and two Spanish. `--root` runs the same against another checkout (for a before/after).
-Timings are measured here, never asserted in tests.
+pushes of changed pieces and whole tables apart, and the bytes per move per seat over whole
+matches. Every action is timed too, whole (the rules, the SQLite write and the push), by kind:
+a move in a round's play, the move that ends a round, and the next deal. Languages: all four
+seats read English, or two English and two Spanish. `--root` runs the same against another
+checkout (for a before/after). Timings are measured here, never asserted in tests.
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ def play(tables, table, rng: random.Random) -> None:
         tables.act(table, seat, "pass", str(table.version))
 
 
+def kind_of(table) -> str:
+    """What the next action at `table` is: a move, or the host starting the next round."""
+    return "move" if table.phase == "playing" else "next deal"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20)
@@ -64,6 +70,7 @@ def main() -> None:
     for langs in (("en",) * 4, ("en", "es", "en", "es")):
         rng = random.Random(2)
         timings: dict[str, list[float]] = {"changed pieces": [], "whole table": []}
+        actions: dict[str, list[float]] = {"move": [], "round's end": [], "next deal": []}
         moves = sent = 0
         for _ in range(args.matches):
             table, _ = tables.create("Ana", "partnership", 4, 100)
@@ -87,7 +94,12 @@ def main() -> None:
 
             tables.publish = timed
             while not (table.match and table.match.over):
+                kind, start = kind_of(table), time.perf_counter()
                 play(tables, table, rng)
+                spent = time.perf_counter() - start
+                if kind == "move" and table.phase != "playing":
+                    kind = "round's end"
+                actions[kind].append(spent)
                 moves += 1
             tables.publish = publish
             sent += sum(len(m.encode()) for v in viewers for m in v.socket.sent)
@@ -98,6 +110,9 @@ def main() -> None:
             if spent:
                 print(f"  {kind:15s} {len(spent):5d} pushes, median {statistics.median(spent) * 1e6:5.0f} µs,"
                       f" mean {statistics.fmean(spent) * 1e6:5.0f} µs")
+        for kind, spent in actions.items():  # the pushes' time included, and the flushes' not
+            print(f"  {kind:15s} {len(spent):5d} actions, median {statistics.median(spent) * 1e6:5.0f} µs,"
+                  f" mean {statistics.fmean(spent) * 1e6:5.0f} µs")
         print(f"  bytes per move per seat: {sent / moves / 4:,.0f}")
     live.close()
 
