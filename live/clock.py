@@ -88,3 +88,7 @@ class Clock:
             except Exception:  # one table's failure must not stop every clock; try again soon
                 log.exception("clock failed for table %s", table_id)
                 self.schedule(table_id, self.now() + RETRY_SECONDS)
+            # Let others run before the next deadline: when many come due together (rounds that ended
+            # together start their next round together), firing them back to back under gevent would
+            # hold every move and push of every other table until the last one is done.
+            time.sleep(0)

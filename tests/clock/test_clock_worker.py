@@ -43,3 +43,47 @@ def test_clock_keeps_going_after_a_failure():
         assert calls[:2] == ["bad", "good"]  # a slow thread may see "bad" retried (1 s) after these
     finally:
         clock.stop()
+
+
+GEVENT_CLOCK = """
+from gevent import monkey
+monkey.patch_all()
+import sys, threading, time
+sys.path.insert(0, {root!r})
+from live.clock import Clock
+
+order, fired, done = [], [], threading.Event()
+def fire(table_id):
+    order.append(table_id)
+    fired.append(table_id)
+    if len(fired) == 3:
+        done.set()
+clock = Clock(fire)
+for table_id in ("a", "b", "c"):  # all due at once, as when rounds that ended together start again
+    clock.schedule(table_id, time.time() - 1)
+
+def other():
+    while not done.is_set():
+        order.append("other")
+        time.sleep(0)
+threading.Thread(target=other).start()
+clock.start()
+done.wait(5)
+clock.stop()
+print(" ".join(order))
+"""
+
+
+def test_deadlines_due_together_let_other_work_run_between_them_under_gevent():
+    """Under gevent every table shares one thread: a burst of due deadlines must not hold it."""
+    import itertools
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run([sys.executable, "-c", GEVENT_CLOCK.format(root=root)], capture_output=True,
+                         text=True, timeout=30, check=True).stdout.split()
+    fired = [i for i, name in enumerate(out) if name != "other"]
+    assert [out[i] for i in fired] == ["a", "b", "c"]
+    assert all("other" in out[a:b] for a, b in itertools.pairwise(fired)), out
