@@ -125,7 +125,7 @@ def start_live_parts(app: Flask) -> Fichas:
     if config["START_CLOCK"]:
         parts.clock.start()
         parts.jobs.append(Periodic("evict", EVICT_EVERY_SECONDS, tables.evict_idle).start())
-        checkpoint = partial(tables.store.checkpoint_wholly, off_the_loop)
+        checkpoint = partial(off_the_loop, tables.store.checkpoint)
         parts.jobs.append(Periodic("checkpoint", CHECKPOINT_EVERY_SECONDS, checkpoint).start())
         parts.jobs.append(FrozenSurvivors().start())
         if config["GC_SECONDS"] > 0:

@@ -160,21 +160,6 @@ class Store:
             self._checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         return tuple(self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
 
-    def checkpoint_wholly(self, run: Callable[[Callable], tuple]) -> tuple[int, int, int]:
-        """Copy the whole log into the file, so that the next write starts the log again.
-
-        A checkpoint beside a busy writer never catches up with it: moves written meanwhile stay
-        in the log, which then only grows, until a commit reaches SQLite's own limit
-        (AUTOCHECKPOINT_PAGES) and checkpoints inline, fsyncs included: every 3-4 s at 1,000
-        tables, stopping the worker for 70-130 ms each time. So a first pass copies the bulk
-        beside the writer, and a second copies what was written meanwhile with writes held (and,
-        under gevent, only writes: the worker serves everything else), for a few ms.
-        `run` runs blocking work off the worker's event loop (live.periodic.off_the_loop).
-        """
-        run(self.checkpoint)
-        with self._lock:
-            return run(self.checkpoint)
-
     # -- writes ----------------------------------------------------------------
 
     def commit(self, table_row: dict, *, seat_row: dict | None = None, round_data: dict | None = None,
