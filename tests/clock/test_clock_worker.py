@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 from live.clock import Clock
 
@@ -76,11 +80,6 @@ print(" ".join(order))
 
 def test_deadlines_due_together_let_other_work_run_between_them_under_gevent():
     """Under gevent every table shares one thread: a burst of due deadlines must not hold it."""
-    import itertools
-    import subprocess
-    import sys
-    from pathlib import Path
-
     root = str(Path(__file__).resolve().parents[2])
     out = subprocess.run([sys.executable, "-c", GEVENT_CLOCK.format(root=root)], capture_output=True,
                          text=True, timeout=30, check=True).stdout.split()
