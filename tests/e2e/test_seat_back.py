@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import TIMEOUT_MS
+from .conftest import TIMEOUT_MS, close_within
 from .players import Player, Stats, play_one_move, seat_players
 from .test_csp import watched
 
@@ -133,7 +133,7 @@ def test_the_host_hands_a_disconnected_seat_to_a_newcomer(open_page, make_server
         expect(zoe.locator("#sheet")).to_have_attribute("open", "")
         assert zoe.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
-        context.close()
+        close_within(context)
 
 
 def test_the_sheet_the_link_and_the_seat_page_break_no_policy(open_page, make_server):

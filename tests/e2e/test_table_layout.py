@@ -12,6 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import close_within
 from .players import Player, Stats, play_one_move, seat_players
 from .test_browser import BLOCK_SEED, NAMES, PARTNERSHIP_SEED, seeded
 
@@ -65,7 +66,7 @@ def people(chromium, make_server):
         return [Player(open_(), NAMES[seat], phone=phone) for seat in range(count)]
     yield make
     for context in made:
-        context.close()
+        close_within(context)
 
 
 def box(page, selector: str) -> dict:
