@@ -9,8 +9,8 @@ the browser tests skip, unless FICHAS_REQUIRE_BROWSER=1 (CI), where they fail.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
-import warnings
 from pathlib import Path
 
 import pytest
@@ -48,7 +48,7 @@ def close_within(owner, seconds: float = CLOSE_SECONDS) -> None:
     try:
         owner._sync(asyncio.wait_for(owner._impl_obj.close(reason=None), seconds))
     except TimeoutError:
-        warnings.warn(f"{owner!r} did not close within {seconds} s: left behind", stacklevel=2)
+        logging.getLogger(__name__).warning("%r did not close within %s s: left behind", owner, seconds)
 
 
 def launch_chromium(playwright):
