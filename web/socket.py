@@ -176,15 +176,15 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     if not live.sockets.open(address):
         refuse(ws, connection, reader, wait, TOO_MANY_PAGES)
         return
-    started = False
+    # Reading starts first: the hub pings the socket from the moment it is added, and a pong left
+    # unread while the first whole table is built (a slow disk, a busy table) would cut it off.
+    reader.start()
     try:
         with live.tables.locked(table) as table:  # a full refresh first (to all, if this seat came back)
             seat = connection.seat = my_seat(table)  # again under the lock: a seat may change hands
             live.hub.add(table.id, connection)
             if not live.tables.connect(table, seat):  # (if it did, that push sent this page the whole table)
                 send_whole(connection, table, live.tables)
-        reader.start()
-        started = True
         # This handler is the connection's writer (pushes are queued, never written under a
         # table's lock) and plays the moves its reader took in, one at a time, yielding between
         # them so that a busy socket never holds up the others.
@@ -211,7 +211,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     finally:
         live.hub.remove(table.id, connection)
         live.tables.disconnect(table, seat)
-        if started and reader.closing:
+        if reader.closing:
             reader.linger(LINGER_SECONDS)
         connection.close()
         release(ws)

@@ -90,6 +90,21 @@ def test_a_browser_that_answers_pings_stays_connected(server):
     assert server.app.extensions["fichas"].hub.count() == 2
 
 
+def test_a_page_whose_first_table_is_slow_to_come_is_not_cut_off_meanwhile(server):
+    _, host, _, table = seated_pair(server)
+    tables = server.app.extensions["fichas"].tables
+    connect = tables.connect
+
+    def slow_connect(table, seat):  # a slow disk or a busy table: two pings go out meanwhile
+        time.sleep(1.6 * INTERVAL)
+        return connect(table, seat)
+
+    tables.connect = slow_connect
+    host.connect().wait_version(table.version)  # its pongs were read while it waited
+    time.sleep(2 * INTERVAL)
+    assert table.connected(0)
+
+
 class Answering:
     """A websocket stand-in: what simple-websocket's reader sets when a pong comes, and a send."""
 
