@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -98,7 +99,9 @@ class NewerDatabase(Exception):
                          " Fichas, or point FICHAS_DB at another file.")
 
 
-AUTOCHECKPOINT_PAGES = 10_000
+AUTOCHECKPOINT_PAGES = 10_000  # the backstop, should no checkpoint() run: about 40 MB of log
+WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)
+BUSY_PAUSE = 0.001  # between two tries: a sleep (a yield under gevent), never SQLite's own wait
 
 
 class Store:
@@ -118,11 +121,13 @@ class Store:
         # WAL with NORMAL survives a crash of the process (not of the machine) and is fast.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        # Checkpoints (which fsync) run off the worker's path: see checkpoint(). This is the
-        # backstop, should nothing call it: about 40 MB of log before a commit checkpoints inline.
+        # Checkpoints (which fsync) run off the worker's path: see checkpoint().
         self._db.execute(f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}")
         self._checkpointer: sqlite3.Connection | None = None
         self._migrate()
+        # From here a write that finds the write lock taken (by a checkpoint) waits in `_begin`,
+        # never in SQLite's busy handler: that sleeps in C and, under gevent, stops every greenlet.
+        self._db.execute("PRAGMA busy_timeout=0")
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -134,13 +139,30 @@ class Store:
     def write(self) -> Iterator[sqlite3.Connection]:
         """A transaction committed at the end of the block, rolled back on error."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             try:
                 yield self._db
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    def _begin(self) -> None:
+        """BEGIN IMMEDIATE; while a checkpoint holds the write lock, try again after a short sleep
+        (other greenlets run meanwhile), for WRITE_WAIT_SECONDS at most."""
+        give_up_at = None
+        while True:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                    raise
+                now = time.monotonic()
+                give_up_at = give_up_at or now + WRITE_WAIT_SECONDS
+                if now > give_up_at:
+                    raise
+            time.sleep(BUSY_PAUSE)
 
     def close(self) -> None:
         """Close the connections."""
@@ -150,15 +172,20 @@ class Store:
                 self._checkpointer.close()
 
     def checkpoint(self) -> tuple[int, int, int]:
-        """Copy what the write-ahead log holds into the database file, never waiting for a lock.
+        """Copy the write-ahead log into the database file, and have the next write start it again.
 
-        On a connection of its own, so that the writer's lock is not held: call it from a
-        thread outside the worker's event loop (live.periodic.off_the_loop). Returns SQLite's
-        (busy, pages in the log, pages copied).
+        On a connection of its own, from a thread outside the worker's event loop
+        (live.periodic.off_the_loop). A PASSIVE pass copies what the log holds beside the writes;
+        then a RESTART copies what they added meanwhile, holding SQLite's write lock for that
+        short while (its fsyncs included; writes wait in `_begin`) so that the next write starts
+        the log from its beginning. Without that hold the log never starts again under steady
+        writes: it grows to the autocheckpoint limit, where a commit checkpoints inline and the
+        whole worker stops with it. Returns SQLite's (busy, pages in the log, pages copied).
         """
         if self._checkpointer is None:
             self._checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        return tuple(self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return tuple(self._checkpointer.execute("PRAGMA wal_checkpoint(RESTART)").fetchone())
 
     # -- writes ----------------------------------------------------------------
 

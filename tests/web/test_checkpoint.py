@@ -1,10 +1,20 @@
-"""SQLite's write-ahead log is copied into the database file by a job off the worker's path."""
+"""SQLite's write-ahead log is copied into the database file by a job off the worker's path,
+and started again; writes wait for it without stopping the worker."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
 
 from helpers import open_table
+from live import store as store_module
 from live.periodic import off_the_loop
 
 
@@ -15,3 +25,102 @@ def test_checkpoint_copies_the_log_and_leaves_the_tables_readable(app):
     assert busy == 0 and in_log > 0 and copied == in_log  # nobody reading: everything copied
     assert os.path.getsize(store.path) > 0
     assert store.load_table(url.rsplit("/", 1)[1])["version"] == 4
+
+
+def steady_writes(store, table_id: str, stop: threading.Event, done: list, errors: list) -> None:
+    """A move's worth of writes about every millisecond, as a busy worker commits them."""
+    version = 1000
+    try:
+        while not stop.is_set():
+            version += 1
+            store.commit({"id": table_id, "version": version, "match_no": 1, "turn_started": None,
+                          "deadline": None}, action={"kind": "test", "seat": 0, "at": time.time()})
+            done.append(version)
+            time.sleep(0.001)
+    except Exception as error:  # the test reads it: a write must never fail for a checkpoint
+        errors.append(error)
+
+
+def test_a_checkpoint_beside_steady_writes_starts_the_log_again(app):
+    url, _ = open_table(app)
+    store = app.extensions["fichas"].tables.store
+    stop, done, errors = threading.Event(), [], []
+    writer = threading.Thread(target=steady_writes, args=(store, url.rsplit("/", 1)[1], stop, done, errors))
+    writer.start()
+    try:
+        time.sleep(0.5)
+        first = store.checkpoint()
+        time.sleep(0.1)
+        second = store.checkpoint()
+    finally:
+        stop.set()
+        writer.join()
+    assert not errors and len(done) > 100
+    assert first[0] == 0 and second[0] == 0
+    # A log that started again after the first holds only what was written since: a tenth of a
+    # second of writes against half a second. (A log never started again only grows, and in the
+    # end a commit copies it inline, stopping the whole worker.)
+    assert second[1] < first[1], (first, second)
+
+
+def test_a_write_waits_for_the_write_lock_a_while_and_then_gives_up(app, monkeypatch):
+    url, _ = open_table(app)
+    store = app.extensions["fichas"].tables.store
+    row = {"id": url.rsplit("/", 1)[1], "version": 99, "match_no": 1, "turn_started": None, "deadline": None}
+    other = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # as a checkpoint holds it, for a moment
+    threading.Timer(0.2, other.execute, ("COMMIT",)).start()
+    start = time.monotonic()
+    store.commit(row)
+    assert time.monotonic() - start >= 0.2
+    assert store.load_table(row["id"])["version"] == 99
+
+    monkeypatch.setattr(store_module, "WRITE_WAIT_SECONDS", 0.1)
+    other.execute("BEGIN IMMEDIATE")  # held for good
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            store.commit({**row, "version": 100})
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert store.load_table(row["id"])["version"] == 99  # nothing written
+
+
+GEVENT_WAIT = """
+from gevent import monkey
+monkey.patch_all()
+import sqlite3, subprocess, sys, threading, time
+sys.path.insert(0, {root!r})
+from live.store import Store
+
+store = Store({path!r})
+row = dict(id="t", variant="block", seats=2, target=100, created_at=0.0, version=1, match_no=1,
+           turn_started=None, deadline=None)
+store.commit(row, new=True)
+# Another process holds the write lock for 0.3 s, as a checkpoint's thread holds it.
+holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, time; db = sqlite3.connect({path!r},"
+                           " isolation_level=None); db.execute('BEGIN IMMEDIATE'); print('held', flush=True);"
+                           " time.sleep(0.3); db.execute('COMMIT')"], stdout=subprocess.PIPE, text=True)
+assert holder.stdout.readline().strip() == "held"
+ticks, written = [], threading.Event()
+def other():  # another table's work: it must go on while the write waits
+    while not written.is_set():
+        ticks.append(1)
+        time.sleep(0.01)
+threading.Thread(target=other).start()
+start = time.monotonic()
+store.commit(dict(row, version=2))
+written.set()
+holder.wait()
+print(round(time.monotonic() - start, 2), len(ticks))
+"""
+
+
+def test_a_write_that_waits_for_the_lock_lets_other_work_run_under_gevent(tmp_path):
+    """Under gevent every table shares one thread: a write waiting for a checkpoint must not hold it."""
+    root = str(Path(__file__).resolve().parents[2])
+    script = GEVENT_WAIT.format(root=root, path=str(tmp_path / "wait.sqlite3"))
+    waited, ticks = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30,
+                                   check=True).stdout.split()
+    assert float(waited) >= 0.2  # it did wait for the lock ...
+    assert int(ticks) >= 10, (waited, ticks)  # ... and the other greenlet ran every 10 ms meanwhile
