@@ -17,8 +17,11 @@ from .pieces import Pieces, Pushed, decide, snapshot
 from .rendering import rendered, with_globals
 
 
-def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
-    """What the partials of a table need, for one viewer; built under the table's lock."""
+def table_context(table: Table, tables: Tables, seat: int | None, panel: bool = True) -> dict:
+    """What the partials of a table need, for one viewer; built under the table's lock.
+
+    `panel`: with the viewer's own panel (a push works out each viewer's apart: none here).
+    """
     now = tables.now()
     due = table.due_at()
     view = spectator_view(table.match) if table.match else None
@@ -29,7 +32,7 @@ def table_context(table: Table, tables: Tables, seat: int | None) -> dict:
             "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "total_ms": int(table.clock.timing.turn * 1000),  # a full turn: the countdown bar's length
-            "panel": player_panel(table.match, seat) if table.match else None,
+            "panel": player_panel(table.match, seat) if table.match and panel else None,
             "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover_of(table),
             "rnd": view["round"] if view else None, "cross": table.variant.doubles_across, "due": due,
             "seq": pushed_of(table).seq, "laid": laid_of(table)}
@@ -151,8 +154,8 @@ class Push:
         self.app, self.table, self.after = app, table, before.seq  # `after`: the push the pages last got
         # Straight to Jinja: partials need none of render_template's per-call context processors.
         self.templates = app.jinja_env.in_language  # each language has its own compiled templates
-        self.context = context = table_context(table, tables, None)
-        context["panel"], context["seq"] = None, before.seq + 1  # this push's number, in its stamp
+        self.context = context = table_context(table, tables, None, panel=False)
+        context["seq"] = before.seq + 1  # this push's number, in its stamp
         self.tiles, self.spots = line_of(context)
         self.now = snapshot(before.seq + 1, context, self.tiles, self.spots)
         same_shape = self.now.shape and self.now.shape == before.shape
