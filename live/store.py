@@ -110,6 +110,9 @@ AUTOCHECKPOINT_PAGES = 10_000  # the backstop, should no checkpoint() run: about
 WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)
 HOLD_SECONDS = 0.05  # ... the first of it in the worker's own thread: longer than a checkpoint holds it
 BUSY_PAUSE = 0.0005  # between two tries
+# What a checkpoint waits for, at most: the write lock, then (holding it) the readers of the log.
+# A long reader (a backup) would otherwise hold every write back until it is done.
+CHECKPOINT_WAIT_SECONDS = 0.02
 
 
 class Store:
@@ -193,10 +196,13 @@ class Store:
         short while (its fsyncs included; writes wait in `_begin`) so that the next write starts
         the log from its beginning. Without that hold the log never starts again under steady
         writes: it grows to the autocheckpoint limit, where a commit checkpoints inline and the
-        whole worker stops with it. Returns SQLite's (busy, pages in the log, pages copied).
+        whole worker stops with it. A reader still on the log (a backup) makes it give up after
+        CHECKPOINT_WAIT_SECONDS (busy 1), to try again next time. Returns SQLite's (busy, pages
+        in the log, pages copied).
         """
         if self._checkpointer is None:
-            self._checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                                 timeout=CHECKPOINT_WAIT_SECONDS)
         self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         return tuple(self._checkpointer.execute("PRAGMA wal_checkpoint(RESTART)").fetchone())
 
