@@ -108,7 +108,7 @@ except ImportError:
 
 AUTOCHECKPOINT_PAGES = 10_000  # the backstop, should no checkpoint() run: about 40 MB of log
 WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)
-HOLD_SECONDS = 0.05  # ... the first of it in the worker's own thread: longer than a checkpoint holds it
+HOLD_SECONDS = 0.5  # ... the first of it in the worker's own thread: far longer than a checkpoint holds it
 BUSY_PAUSE = 0.0005  # between two tries
 # What a checkpoint waits for, at most: the write lock, then (holding it) the readers of the log.
 # A long reader (a backup) would otherwise hold every write back until it is done.
@@ -162,10 +162,11 @@ class Store:
     def _begin(self) -> None:
         """BEGIN IMMEDIATE, trying again while a checkpoint (or another process) holds the write lock.
 
-        For HOLD_SECONDS the worker's thread waits (a checkpoint's hold, 5-25 ms, is over before
-        the loop would come back to this greenlet: under load that took up to 0.7 s, and every
-        write queued behind it); past that, a longer hold lets the other greenlets run between
-        tries, up to WRITE_WAIT_SECONDS in all.
+        For HOLD_SECONDS the worker's thread waits: a checkpoint's hold (5-25 ms in a lab, more on
+        a busy machine) is over before the loop would come back to this greenlet, and once one
+        write yields every other write queues behind it (at 1,000 tables, with a 50 ms limit,
+        writes then waited up to 0.6 s). Past that, a hold that long is not a checkpoint's
+        (another process, say): the other greenlets run between tries, up to WRITE_WAIT_SECONDS.
         """
         start = time.monotonic()
         while True:

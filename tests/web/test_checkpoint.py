@@ -100,7 +100,10 @@ from gevent import monkey
 monkey.patch_all()
 import sqlite3, subprocess, sys, threading, time
 sys.path.insert(0, {root!r})
+from live import store as store_module
 from live.store import Store
+
+store_module.HOLD_SECONDS = 0.05  # the worker's thread waits this long before it lets greenlets run
 
 store = Store({path!r})
 row = dict(id="t", variant="block", seats=2, target=100, created_at=0.0, version=1, match_no=1,
