@@ -20,6 +20,9 @@ pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SIZES = ({"width": 1280, "height": 800}, {"width": 360, "height": 640})
+# Each axe pass takes seconds on a slow machine: with 45-second turns the table played a turn
+# itself while the screens were checked (CI, session 16), and the test then pressed a stale turn.
+LONG_TURN = 600
 
 
 def with_axe(page: Page) -> Page:
@@ -48,7 +51,7 @@ def check(page: Page, screen: str, problems: list[str]) -> None:
 def test_axe_finds_nothing_on_any_screen(open_page, make_server):
     """Home (also with errors), waiting table, a round on your turn (a both-ends tile picked) and
     waiting, round end, match end, and a spectator: no axe violation at 1280x800 or 360x640."""
-    server = make_server(**seeded(BLOCK_SEED))
+    server = make_server(TURN_SECONDS=LONG_TURN, **seeded(BLOCK_SEED))
     problems: list[str] = []
 
     home = with_axe(open_page())
@@ -130,7 +133,7 @@ def speak(page: Page, lang: str) -> None:
 def test_axe_finds_nothing_in_spanish_or_danish(open_page, make_server, lang):
     """The same screens in Spanish and Danish (names, labels and headings are the catalogs'): home
     (also with errors), waiting table, a round on your turn and waiting, a spectator, round end."""
-    server = make_server(**seeded(BLOCK_SEED))
+    server = make_server(TURN_SECONDS=LONG_TURN, **seeded(BLOCK_SEED))
     problems: list[str] = []
 
     home = with_axe(open_page())
