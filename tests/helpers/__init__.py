@@ -162,5 +162,7 @@ class LivePlayer:
         if self.socket is not None:
             try:
                 self.socket.close()
-            except simple_websocket.ConnectionClosed:
+            # OSError: the server's close came first, and the client's reader shut the socket
+            # between simple-websocket's check that it is open and its write of our close frame.
+            except (simple_websocket.ConnectionClosed, OSError):
                 pass
