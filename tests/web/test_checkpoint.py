@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers import open_table
+from helpers.pages import table_id
 from live import store as store_module
 from live.periodic import off_the_loop
 
@@ -24,17 +25,21 @@ def test_checkpoint_copies_the_log_and_leaves_the_tables_readable(app):
     busy, in_log, copied = off_the_loop(store.checkpoint)
     assert busy == 0 and in_log > 0 and copied == in_log  # nobody reading: everything copied
     assert os.path.getsize(store.path) > 0
-    assert store.load_table(url.rsplit("/", 1)[1])["version"] == 4
+    assert store.load_table(table_id(url))["version"] == 4
 
 
-def steady_writes(store, table_id: str, stop: threading.Event, done: list, errors: list) -> None:
+def table_row(table: str, version: int) -> dict:
+    """A table's row as the store writes it at a move (only its version matters here)."""
+    return {"id": table, "version": version, "match_no": 1, "turn_started": None, "deadline": None}
+
+
+def steady_writes(store, table: str, stop: threading.Event, done: list, errors: list) -> None:
     """A move's worth of writes about every millisecond, as a busy worker commits them."""
     version = 1000
     try:
         while not stop.is_set():
             version += 1
-            store.commit({"id": table_id, "version": version, "match_no": 1, "turn_started": None,
-                          "deadline": None}, action={"kind": "test", "seat": 0, "at": time.time()})
+            store.commit(table_row(table, version), action={"kind": "test", "seat": 0, "at": time.time()})
             done.append(version)
             time.sleep(0.001)
     except Exception as error:  # the test reads it: a write must never fail for a checkpoint
@@ -55,7 +60,7 @@ def test_a_checkpoint_beside_steady_writes_starts_the_log_again(app):
     url, _ = open_table(app)
     store = app.extensions["fichas"].tables.store
     stop, done, errors = threading.Event(), [], []
-    writer = threading.Thread(target=steady_writes, args=(store, url.rsplit("/", 1)[1], stop, done, errors))
+    writer = threading.Thread(target=steady_writes, args=(store, table_id(url), stop, done, errors))
     writer.start()
     try:
         time.sleep(0.5)
@@ -75,7 +80,7 @@ def test_a_checkpoint_beside_steady_writes_starts_the_log_again(app):
 def test_a_write_waits_for_the_write_lock_a_while_and_then_gives_up(app, monkeypatch):
     url, _ = open_table(app)
     store = app.extensions["fichas"].tables.store
-    row = {"id": url.rsplit("/", 1)[1], "version": 99, "match_no": 1, "turn_started": None, "deadline": None}
+    row = table_row(table_id(url), 99)
     other = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")  # as a checkpoint holds it, for a moment
     threading.Timer(0.2, other.execute, ("COMMIT",)).start()
@@ -143,7 +148,7 @@ def test_a_long_reader_of_the_file_does_not_hold_writes_back(app):
     """A backup reads the file for as long as it takes: the checkpoint gives up on it, not the writes."""
     url, _ = open_table(app)
     store = app.extensions["fichas"].tables.store
-    row = {"id": url.rsplit("/", 1)[1], "version": 100, "match_no": 1, "turn_started": None, "deadline": None}
+    row = table_row(table_id(url), 100)
     backup = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
     backup.execute("BEGIN")
     backup.execute("SELECT count(*) FROM actions").fetchone()  # it reads from here on, as `.backup` does
