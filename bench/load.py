@@ -1,7 +1,8 @@
 """Load benchmark: many live tables in one server process, played at a human pace.
 
     python bench/load.py --tables N --seconds S [--port P] [--keep-db] [--shards N]
-                         [--ramp-concurrency K] [--quiet-wait S] [--profile] [--probe] [--no-deflate]
+                         [--ramp-concurrency K] [--quiet-wait S] [--profile] [--probe] [--probe-parts]
+                         [--no-deflate]
 
 Starts the server as the README's production command does (gunicorn, one gevent worker) on
 127.0.0.1 with a temporary database, opens N tables of four players each exactly as browsers
@@ -21,7 +22,8 @@ itself, closes every socket, stops the server and reports:
 
 It prints a markdown table row and writes JSON to bench/results/. With --profile it samples
 the server worker with py-spy during the measured window and prints the top functions; with
---probe the worker also times its own work and GC pauses (bench/server_probe.py). The machine's
+--probe the worker also times its own work and GC pauses (bench/server_probe.py), and with
+--probe-parts the parts of each push as well. The machine's
 other load during the window (others' CPU, stalls of a sleeping process) is reported too.
 The generator runs on the same machine as the server: it competes with it for CPU.
 With --shards N it starts N such servers (FICHAS_SHARD s1…sN, a database each, one shared
@@ -110,6 +112,7 @@ class Config:
     turn_seconds: float = 45.0
     profile: bool = False  # sample the server with py-spy
     probe: bool = False  # time the server's own work (bench/server_probe.py)
+    probe_parts: bool = False  # and the parts of each push (more timers: a few % more CPU)
     deflate: bool = True  # offer permessage-deflate, as browsers do
     write_json: bool = True
     quiet: bool = False
@@ -240,6 +243,8 @@ class Server:
                    # Thousands of players from one address: per-client limits would refuse them.
                    FICHAS_LIMITS="off",
                    FICHAS_BENCH_PROBE=str(self.dir / "probe.json"))
+        if self.config.probe_parts:
+            env.update(FICHAS_BENCH_PROBE_PARTS="1")
         if self.shard:  # behind nginx, as the README's "Growing past one process" runs shards
             env.update(FICHAS_SHARD=self.shard, FICHAS_SECRET_KEY=BENCH_SECRET, FICHAS_PROXY_ADDRESSES=HOST)
         return env
@@ -1313,6 +1318,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="first wait up to S seconds for the machine to be mostly idle")
     parser.add_argument("--probe", action="store_true",
                         help="time the server's own work per move and its GC pauses (bench/server_probe.py)")
+    parser.add_argument("--probe-parts", action="store_true",
+                        help="as --probe, and each part of a push too (its timers cost a few %% of the CPU)")
     args = parser.parse_args(argv)
     if not 0 <= args.shards <= 16:
         parser.error("--shards must be 0 to 16")
@@ -1323,7 +1330,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be 1 to 1800")
     config = Config(tables=args.tables, seconds=args.seconds, port=args.port, keep_db=args.keep_db,
                     seed=args.seed, ramp_concurrency=args.ramp_concurrency, profile=args.profile,
-                    probe=args.probe, deflate=not args.no_deflate, shards=args.shards)
+                    probe=args.probe or args.probe_parts, probe_parts=args.probe_parts,
+                    deflate=not args.no_deflate, shards=args.shards)
     if args.quiet_wait > 0:
         waited = wait_for_quiet(min(args.quiet_wait, 3600))
         print(f"[load] waited {waited:.0f} s for a quiet machine", file=sys.stderr)

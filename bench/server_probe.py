@@ -2,7 +2,8 @@
 
     gunicorn ... -c bench/server_probe.py 'app:create_app()'
 
-In the worker it wraps Tables.act, Store.commit and app.publish with timers and records every
+In the worker it wraps Tables.act, Store.commit and app.publish with timers (with
+FICHAS_BENCH_PROBE_PARTS set, the parts of each push too: bench/load.py --probe-parts) and records every
 garbage-collector pause and how late a greenlet that sleeps 50 ms at a time wakes up (only lags
 over 5 ms are kept); at exit it writes every (start, duration) pair, in seconds of
 time.monotonic(), as JSON to the path in FICHAS_BENCH_PROBE (bench/load.py keeps those of the
@@ -82,7 +83,22 @@ def post_fork(server, worker) -> None:
     Store.commit = timed("commit", Store.commit)
     app.publish = timed("publish", app.publish)  # create_app's lambda looks the name up per call
     web.socket.send_whole = timed("send_whole", web.socket.send_whole)
+    if os.environ.get("FICHAS_BENCH_PROBE_PARTS"):
+        time_push_parts()
     watch_gc()
+
+
+def time_push_parts() -> None:
+    """Time each part of a push (web/render.py's Push, web/hub.py's writes): where `publish` goes."""
+    from web.hub import Connection
+    from web.render import Push
+
+    Push.__init__ = timed("push_init", Push.__init__)  # the table's context, keys and what changed
+    Push.message_for = timed("message_for", Push.message_for)  # one page's message, `shared` and `own` in it
+    Push.shared = timed("shared", Push.shared)
+    Push.own = timed("own", Push.own)
+    Connection._put = timed("put", Connection._put)  # pings' too: `write` is the socket's own call
+    Connection._write = timed("write", Connection._write)
 
 
 def worker_exit(server, worker) -> None:

@@ -54,6 +54,22 @@ def test_two_shards_behind_nginx_take_tables_and_every_move_reaches_all_four_sea
     assert result["push"]["updates_received"] >= 4 * result["moves"]
 
 
+def test_the_probe_times_each_part_of_a_push_and_every_move_still_arrives():
+    """bench/load.py --probe-parts: the server's own timers, the parts of each push among them."""
+    load = load_generator()
+    config = load.Config(tables=3, seconds=4, pace=(0.2, 0.6), pause_seconds=1, write_json=False, quiet=True,
+                         probe=True, probe_parts=True)
+    result = asyncio.run(load.measure(config))
+
+    errors = result["errors"]
+    assert result["moves"] >= 10 and errors["missed_seat_updates"] == 0 and errors["server_log_errors"] == 0
+    probe = result["server_probe"]
+    for part in ("act", "commit", "publish", "push_init", "message_for", "shared", "own", "put", "write"):
+        assert probe[part]["count"] > 0, part
+    # Four players a table: a push makes a message for each of their pages (counted inside the window).
+    assert probe["message_for"]["count"] > 3 * probe["push_init"]["count"]
+
+
 def test_summarise_profile_counts_self_and_inclusive_time():
     load = load_generator()
     summary = load.summarise_profile("main (a.py:1);publish (app.py:9);render (t.py:3) 3\n"
