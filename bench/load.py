@@ -176,13 +176,16 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def stop_server(process: subprocess.Popen) -> None:
+PROBE_EXIT_SECONDS = 120  # bench/server_probe.py's graceful_timeout, and then some
+
+
+def stop_server(process: subprocess.Popen, graceful: float = 15) -> None:
     """Stop gunicorn's master (gracefully, then by force) and any worker that outlives it."""
     pids = [process.pid, *children(process.pid)]
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
         try:
-            process.wait(timeout=15)
+            process.wait(timeout=graceful)
         except subprocess.TimeoutExpired:
             for pid in pids:
                 with contextlib.suppress(ProcessLookupError):
@@ -294,7 +297,8 @@ class Server:
     def stop(self) -> None:
         """Stop gunicorn (gracefully, then by force) and wait for both processes."""
         if self.process is not None:
-            stop_server(self.process)
+            # A probed worker writes every timing it took as it exits: millions with --probe-parts.
+            stop_server(self.process, PROBE_EXIT_SECONDS if self.config.probe else 15)
 
     def cleanup(self) -> str | None:
         """Remove the temporary files, or keep them; returns the database kept, if any."""

@@ -20,6 +20,9 @@ import os
 import time
 
 durations: dict[str, list[tuple[float, float]]] = {}
+# gunicorn's setting (this is its config file): time for the worker to write what it measured as it
+# exits (several seconds for the millions of timings of --probe-parts), or the master kills it first.
+graceful_timeout = 90
 
 
 def timed(name: str, function):
