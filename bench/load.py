@@ -112,12 +112,15 @@ class Config:
     turn_seconds: float = 45.0
     profile: bool = False  # sample the server with py-spy
     probe: bool = False  # time the server's own work (bench/server_probe.py)
-    probe_parts: bool = False  # and the parts of each push (more timers: a few % more CPU)
+    probe_parts: bool = False  # and the parts of each push (more timers: about 10 % more CPU)
     deflate: bool = True  # offer permessage-deflate, as browsers do
     write_json: bool = True
     quiet: bool = False
     settle_timeout: float = 10.0  # how long a move may take to reach every seat
     shards: int = 0  # 0: one server, as before; N: N shards behind nginx (deploy/nginx.py)
+
+    def __post_init__(self):
+        self.probe = self.probe or self.probe_parts  # the parts' timers come with the probe's
 
 
 @dataclass
@@ -176,7 +179,7 @@ def children(pid: int) -> list[int]:
     return found
 
 
-PROBE_EXIT_SECONDS = 120  # bench/server_probe.py's graceful_timeout, and then some
+PROBE_EXIT_SECONDS = 120  # bench/server_probe.py's graceful_timeout (90 s), and then some
 
 
 def stop_server(process: subprocess.Popen, graceful: float = 15) -> None:
@@ -1205,11 +1208,12 @@ def git_commit() -> str:
 
 def server_command_text(config: Config) -> str:
     probe = " -c bench/server_probe.py" if config.probe else ""
+    parts = "FICHAS_BENCH_PROBE_PARTS=1 " if config.probe_parts else ""
     if config.shards:
-        return (f"{config.shards} x FICHAS_SHARD=sN gunicorn -k gevent -w 1 --worker-connections 5000"
+        return (f"{config.shards} x {parts}FICHAS_SHARD=sN gunicorn -k gevent -w 1 --worker-connections 5000"
                 f" -b 127.0.0.1:PORT --no-control-socket{probe} 'app:create_app()', behind nginx"
                 " (python -m deploy.nginx --standalone)")
-    return ("gunicorn -k gevent -w 1 --worker-connections 5000 -b 127.0.0.1:PORT --no-control-socket"
+    return (f"{parts}gunicorn -k gevent -w 1 --worker-connections 5000 -b 127.0.0.1:PORT --no-control-socket"
             f"{probe} 'app:create_app()'")
 
 
@@ -1323,7 +1327,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--probe", action="store_true",
                         help="time the server's own work per move and its GC pauses (bench/server_probe.py)")
     parser.add_argument("--probe-parts", action="store_true",
-                        help="as --probe, and each part of a push too (its timers cost a few %% of the CPU)")
+                        help="as --probe, and each part of a push (its timers take about 10%% of the CPU)")
     args = parser.parse_args(argv)
     if not 0 <= args.shards <= 16:
         parser.error("--shards must be 0 to 16")
@@ -1334,7 +1338,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be 1 to 1800")
     config = Config(tables=args.tables, seconds=args.seconds, port=args.port, keep_db=args.keep_db,
                     seed=args.seed, ramp_concurrency=args.ramp_concurrency, profile=args.profile,
-                    probe=args.probe or args.probe_parts, probe_parts=args.probe_parts,
+                    probe=args.probe, probe_parts=args.probe_parts,
                     deflate=not args.no_deflate, shards=args.shards)
     if args.quiet_wait > 0:
         waited = wait_for_quiet(min(args.quiet_wait, 3600))
