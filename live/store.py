@@ -106,7 +106,12 @@ try:  # a sleep of the thread itself, even where gevent made time.sleep a yield
 except ImportError:
     thread_sleep = time.sleep
 
-AUTOCHECKPOINT_PAGES = 10_000  # the backstop, should no checkpoint() run: about 40 MB of log
+# The log is started again (a RESTART, which holds the write lock: every write waits) only once it
+# holds this many pages, about 32 MB: every 6 s or so at 1,000 tables (~1,400 pages a second), not at
+# every checkpoint. Each hold froze the worker for 5-30 ms once a second, and the moves that came
+# meanwhile made the p99 of the moves' latency (BENCHMARKS.md). A quiet log starts again by itself.
+RESTART_PAGES = 8_000
+AUTOCHECKPOINT_PAGES = 20_000  # the backstop, should no checkpoint() run: about 80 MB of log
 WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)
 HOLD_SECONDS = 0.5  # ... the first of it in the worker's own thread: far longer than a checkpoint holds it
 BUSY_PAUSE = 0.0005  # between two tries
@@ -189,22 +194,24 @@ class Store:
                 self._checkpointer.close()
 
     def checkpoint(self) -> tuple[int, int, int]:
-        """Copy the write-ahead log into the database file, and have the next write start it again.
+        """Copy the write-ahead log into the database file; a long log, the next write starts again.
 
         On a connection of its own, from a thread outside the worker's event loop
-        (live.periodic.off_the_loop). A PASSIVE pass copies what the log holds beside the writes;
-        then a RESTART copies what they added meanwhile, holding SQLite's write lock for that
-        short while (its fsyncs included; writes wait in `_begin`) so that the next write starts
-        the log from its beginning. Without that hold the log never starts again under steady
-        writes: it grows to the autocheckpoint limit, where a commit checkpoints inline and the
-        whole worker stops with it. A reader still on the log (a backup) makes it give up after
-        CHECKPOINT_WAIT_SECONDS (busy 1), to try again next time. Returns SQLite's (busy, pages
-        in the log, pages copied).
+        (live.periodic.off_the_loop). A PASSIVE pass copies what the log holds beside the writes.
+        Once the log holds RESTART_PAGES, a RESTART copies what they added meanwhile, holding
+        SQLite's write lock for that short while (its fsyncs included; writes wait in `_begin`)
+        so that the next write starts the log from its beginning. Without that hold the log never
+        starts again under steady writes: it grows to the autocheckpoint limit, where a commit
+        checkpoints inline and the whole worker stops with it. A reader still on the log (a
+        backup) makes it give up after CHECKPOINT_WAIT_SECONDS (busy 1), to try again next time.
+        Returns SQLite's (busy, pages in the log, pages copied) of the last pass.
         """
         if self._checkpointer is None:
             self._checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                                  timeout=CHECKPOINT_WAIT_SECONDS)
-        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        passive = tuple(self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
+        if passive[1] < RESTART_PAGES:
+            return passive
         return tuple(self._checkpointer.execute("PRAGMA wal_checkpoint(RESTART)").fetchone())
 
     # -- writes ----------------------------------------------------------------

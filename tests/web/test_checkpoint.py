@@ -56,7 +56,8 @@ def checkpoint_through(store) -> tuple[int, int, int]:
     raise AssertionError(f"every checkpoint was busy: {result}")
 
 
-def test_a_checkpoint_beside_steady_writes_starts_the_log_again(app):
+def test_a_checkpoint_beside_steady_writes_starts_the_log_again(app, monkeypatch):
+    monkeypatch.setattr(store_module, "RESTART_PAGES", 1)  # any log is long enough to start again
     url, _ = open_table(app)
     store = app.extensions["fichas"].tables.store
     stop, done, errors = threading.Event(), [], []
@@ -144,8 +145,23 @@ def test_a_write_that_waits_for_the_lock_lets_other_work_run_under_gevent(tmp_pa
     assert int(ticks) >= 5, (waited, ticks)
 
 
-def test_a_long_reader_of_the_file_does_not_hold_writes_back(app):
+def test_a_short_log_is_copied_without_the_write_lock(app):
+    """Below RESTART_PAGES a checkpoint only copies (PASSIVE): it never makes a write wait for it."""
+    open_table(app)
+    store = app.extensions["fichas"].tables.store
+    writer = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")  # the write lock, as the worker holds it during a commit
+    try:
+        busy, in_log, copied = store.checkpoint()  # a RESTART would wait for the lock, then say busy
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert (busy, copied) == (0, in_log) and 0 < in_log < store_module.RESTART_PAGES
+
+
+def test_a_long_reader_of_the_file_does_not_hold_writes_back(app, monkeypatch):
     """A backup reads the file for as long as it takes: the checkpoint gives up on it, not the writes."""
+    monkeypatch.setattr(store_module, "RESTART_PAGES", 1)  # a checkpoint that starts the log again
     url, _ = open_table(app)
     store = app.extensions["fichas"].tables.store
     row = table_row(table_id(url), 100)
