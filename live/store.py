@@ -107,7 +107,7 @@ except ImportError:
     thread_sleep = time.sleep
 
 # The log is started again (a RESTART, which holds the write lock: every write waits) only once it
-# holds this many pages, about 32 MB: every 6 s or so at 1,000 tables (~1,400 pages a second), not at
+# holds this many pages, about 32 MB: every 4 s or so at 1,000 tables (~2,000 pages a second), not at
 # every checkpoint. Each hold froze the worker for 5-30 ms once a second, and the moves that came
 # meanwhile made the p99 of the moves' latency (BENCHMARKS.md). A quiet log starts again by itself.
 RESTART_PAGES = 8_000
@@ -194,7 +194,7 @@ class Store:
                 self._checkpointer.close()
 
     def checkpoint(self) -> tuple[int, int, int]:
-        """Copy the write-ahead log into the database file; a long log, the next write starts again.
+        """Copy the write-ahead log into the database file; once it is long, start it again.
 
         On a connection of its own, from a thread outside the worker's event loop
         (live.periodic.off_the_loop). A PASSIVE pass copies what the log holds beside the writes.
