@@ -180,10 +180,11 @@ def children(pid: int) -> list[int]:
     return found
 
 
-PROBE_EXIT_SECONDS = 120  # bench/server_probe.py's graceful_timeout (90 s), and then some
+STOP_SECONDS = 15  # how long gunicorn gets to stop before it is killed
+PROBE_EXIT_SECONDS = 120  # ... when probed: bench/server_probe.py's graceful_timeout (90 s), and then some
 
 
-def stop_server(process: subprocess.Popen, graceful: float = 15) -> None:
+def stop_server(process: subprocess.Popen, graceful: float = STOP_SECONDS) -> None:
     """Stop gunicorn's master (gracefully, then by force) and any worker that outlives it."""
     pids = [process.pid, *children(process.pid)]
     if process.poll() is None:
@@ -302,7 +303,7 @@ class Server:
         """Stop gunicorn (gracefully, then by force) and wait for both processes."""
         if self.process is not None:
             # A probed worker writes every timing it took as it exits: millions with --probe-parts.
-            stop_server(self.process, PROBE_EXIT_SECONDS if self.config.probe else 15)
+            stop_server(self.process, PROBE_EXIT_SECONDS if self.config.probe else STOP_SECONDS)
 
     def cleanup(self) -> str | None:
         """Remove the temporary files, or keep them; returns the database kept, if any."""
