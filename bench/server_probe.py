@@ -108,8 +108,8 @@ def time_push_parts() -> None:
     Push.message_for = timed("message_for", Push.message_for)  # one page's message, `shared` and `own` in it
     Push.shared = timed("shared", Push.shared)
     Push.own = timed("own", Push.own)
-    Connection._put = timed("put", Connection._put)  # pings' too: `write` is the socket's own call
-    Connection._write = timed("write", Connection._write)
+    Connection._put = timed("put", Connection._put)  # pings' too: `write` is the socket's own call at once
+    Connection._write_now = timed("write", Connection._write_now)
 
 
 def worker_exit(server, worker) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import array
 import logging
 import math
 import socket as sockets
@@ -14,15 +13,11 @@ from functools import lru_cache
 
 from live.periodic import Worker
 
-try:  # Unix: ask the kernel how much of a socket's output is still unsent
-    import fcntl
-    import termios
-except ImportError:  # elsewhere every push is queued for the socket's own handler to write
-    fcntl = termios = None
-
 log = logging.getLogger(__name__)
 MAX_QUEUED = 64  # messages a browser may fall behind before it is cut off
-INLINE_MAX = 8 * 1024  # a message this small always fits an empty socket send buffer
+# A write that takes what the kernel can take now and never waits (Unix); elsewhere every push is
+# queued for the socket's own handler to write.
+DONT_WAIT = getattr(sockets, "MSG_DONTWAIT", None)
 PING_BATCH = 50  # connections pinged at once; the pinger rests between batches
 PING = b"\x89\x00"  # a websocket ping frame from the server: FIN, opcode 9, no payload (RFC 6455)
 
@@ -41,12 +36,16 @@ def text_frame(text: str) -> bytes:
     return header + payload
 
 
+class Rest(bytes):
+    """The end of a frame that was written only in part: it goes out before anything else."""
+
+
 class Connection:
     """One browser's websocket at a table.
 
-    `send` never blocks. It writes at once only when nothing is waiting and the kernel's send
-    buffer is empty (so the write cannot wait); otherwise it queues, and the websocket's own
-    handler writes (`flush`). So a browser that stops reading can never hold up its table's
+    `send` never blocks. When nothing is waiting it writes at once what the kernel takes without
+    waiting (most often the whole message), and queues the rest; otherwise it queues, and the
+    websocket's own handler writes (`flush`). So a browser that stops reading can never hold up its table's
     lock or the clock; once it is MAX_QUEUED messages behind it is cut off, and it catches up
     when it reconnects.
     """
@@ -90,7 +89,9 @@ class Connection:
             if not self.alive or self.ending:
                 return
             self.ending = True
+            rest = [item for item in self._queue if isinstance(item, Rest)]  # a frame's end: never cut
             self._queue.clear()
+            self._queue.extend(rest)
             if frame is not None:
                 self._last = frame
                 self._queue.append(frame)
@@ -128,14 +129,15 @@ class Connection:
         with self._lock:
             if not self.alive or self.ending:
                 return False
-            size = len(item) if isinstance(item, bytes) else len(text_frame(item))  # bytes, not characters
-            if not self._queue and not self._writing and self._idle_socket(size):
+            if not self._queue and not self._writing:
                 try:
-                    self._write(item)
+                    item = self._write_now(item)
                 except Exception:  # the browser has gone; its handler cleans up
                     self.alive = False
-                return self.alive
-            if len(self._queue) >= MAX_QUEUED:
+                    return False
+                if item is None:
+                    return True
+            elif len(self._queue) >= MAX_QUEUED:
                 self._cut_off()
                 return False
             self._queue.append(item)
@@ -158,17 +160,29 @@ class Connection:
         if item is PING:
             self._ping_written_at = time.monotonic()
 
-    def _idle_socket(self, size: int) -> bool:
-        """Whether a write of `size` bytes surely goes out without waiting: nothing unsent."""
+    def _write_now(self, item: str | bytes) -> str | bytes | None:
+        """Write what the kernel takes of `item` without waiting; what is left to queue (None: nothing).
+
+        One system call on the OS socket (under gevent, the one its socket wraps: gevent's own
+        send would wait). Asking the kernel first whether the buffer was empty, then writing through
+        gevent's sendall, cost two more calls a push.
+        """
         raw = getattr(self.socket, "sock", None)
-        if raw is None or size > INLINE_MAX or fcntl is None:
-            return False
-        unsent = array.array("i", [0])
+        plain = getattr(raw, "_sock", raw)
+        if plain is None or DONT_WAIT is None or plain.gettimeout():  # a timeout: send would poll first
+            return item
+        if not self.socket.connected:
+            raise ConnectionError("the websocket is closed")
+        frame = item if isinstance(item, bytes) else text_frame(item)
         try:
-            fcntl.ioctl(raw.fileno(), termios.TIOCOUTQ, unsent)  # bytes not yet acknowledged
-        except (OSError, ValueError):  # closed (fileno -1) or not a socket
-            return False
-        return unsent[0] == 0
+            sent = plain.send(frame, DONT_WAIT)
+        except (BlockingIOError, InterruptedError):  # the kernel's buffer is full: the handler writes
+            return item
+        if sent == len(frame):
+            if item is PING:
+                self._ping_written_at = time.monotonic()
+            return None
+        return Rest(frame[sent:])
 
     def flush(self, timeout: float | None) -> bool:
         """Write what is queued, waiting up to `timeout` for something to happen; True if it wrote."""

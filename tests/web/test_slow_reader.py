@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import random
+import socket
 import threading
+from types import SimpleNamespace
+
+from wsproto import ConnectionType
+from wsproto.connection import Connection as Frames
+from wsproto.events import CloseConnection, TextMessage
 
 from helpers import open_table
 from helpers.pages import play_until
@@ -38,3 +44,32 @@ def test_a_stuck_reader_never_blocks_moves_and_is_cut_off(app):
     assert not connection.alive
     stuck.release.set()
     writer.join(5)
+
+
+def test_a_message_the_kernel_took_in_part_ends_whole_before_the_close():
+    # A page that reads slowly: its kernel buffer fills, a push goes out in part at once and the
+    # rest is queued; the socket is then ended. The page still reads every message whole, in
+    # order, then the close: cutting the rest off would leave it a broken frame.
+    server, client = socket.socketpair()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    connection = Connection(SimpleNamespace(sock=server, connected=True), None)
+    sent = []
+    while not connection.pending():  # nothing read yet: the buffers fill, then a push is queued in part
+        sent.append(f"{len(sent)}:" + "x" * 20_000)
+        assert connection.send(sent[-1])
+    frames = Frames(ConnectionType.SERVER)
+    connection.finish(frames.send(CloseConnection(1001, "bye")))
+    writer = threading.Thread(target=lambda: [connection.flush(1) for _ in range(100) if not connection.done],
+                              daemon=True)
+    writer.start()
+    page = Frames(ConnectionType.CLIENT)
+    client.settimeout(5)
+    while data := client.recv(65536):
+        page.receive_data(data)
+    events = list(page.events())
+    writer.join(5)
+    assert [e.data for e in events[:-1] if isinstance(e, TextMessage)] == sent
+    assert isinstance(events[-1], CloseConnection) and events[-1].code == 1001
+    server.close()
+    client.close()

@@ -67,21 +67,28 @@ def test_the_budget_is_a_burst_then_a_steady_rate():
 
 
 class OnlySendall:
-    """The server's end of the socket: a write that does not come from Connection fails the test."""
+    """The server's end of the socket: a write that does not come from Connection fails the test.
+
+    Connection writes with sendall (its handler) or with one send that never waits (at once).
+    """
 
     def __init__(self, sock: socket.socket):
-        self._sock = sock
+        self.inner = sock
         self.frames: list[bytes] = []
 
     def sendall(self, data):
         self.frames.append(bytes(data))
-        self._sock.sendall(data)
+        self.inner.sendall(data)
 
-    def send(self, data):
-        raise AssertionError("a write that does not go through Connection's ordered writer")
+    def send(self, data, flags=0):
+        if flags != socket.MSG_DONTWAIT:
+            raise AssertionError("a write that does not go through Connection's ordered writer")
+        sent = self.inner.send(data, flags)
+        self.frames.append(bytes(data[:sent]))
+        return sent
 
     def __getattr__(self, name):
-        return getattr(self._sock, name)
+        return getattr(self.inner, name)
 
 
 class Pair:
@@ -123,7 +130,7 @@ class Pair:
         self.writer.join(5)
         self.reader.finished.wait(5)
         self.sock.close()
-        self.raw._sock.close()
+        self.raw.inner.close()
 
 
 @pytest.fixture
