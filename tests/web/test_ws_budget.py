@@ -83,11 +83,14 @@ class OnlySendall:
     def send(self, data, flags=0):
         if flags != socket.MSG_DONTWAIT:
             raise AssertionError("a write that does not go through Connection's ordered writer")
+        self.frames.append(bytes(data))  # before it is sent: the client may read it at once
         sent = self.inner.send(data, flags)
-        self.frames.append(bytes(data[:sent]))
+        self.frames[-1] = self.frames[-1][:sent]
         return sent
 
     def __getattr__(self, name):
+        if name == "_sock":  # not the socket gevent's wraps (gevent may be patched in): writes come here
+            raise AttributeError(name)
         return getattr(self.inner, name)
 
 
