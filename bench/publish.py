@@ -1,6 +1,7 @@
 """The cost and size of pushes: web.render.publish over whole random matches, in one language and in two.
 
     python bench/publish.py [--matches N] [--root PATH]
+    python bench/publish.py --tables 1000 [--moves N] [--root PATH]
 
 A Partnership table with its four seats on websocket stand-ins (they keep what they are sent),
 played to the end by random legal moves, again and again. Every push is timed and weighed:
@@ -9,11 +10,17 @@ matches. Every action is timed too, whole (the rules, the SQLite write and the p
 a move in a round's play, the move that ends a round, and the next deal. Languages: all four
 seats read English, or two English and two Spanish. `--root` runs the same against another
 checkout (for a before/after). Timings are measured here, never asserted in tests.
+
+With `--tables N`: N such tables at once (one language), a move at each in turn in a shuffled
+order, as a server's tables take theirs; prints the process's CPU per move (the rules, the SQLite
+write and the push to stand-ins, with the collector's passes: no network). Steadier than a load
+run from one minute to the next (a few per cent), so it suits a before/after of the move's own code.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -54,10 +61,61 @@ def kind_of(table) -> str:
     return "move" if table.phase == "playing" else "next deal"
 
 
+def interleaved(app, count: int, moves: int) -> None:
+    """`count` tables played a move each in turn (new matches as they end); CPU and collections a move."""
+    from web.hub import Connection
+
+    live, rng = app.extensions["fichas"], random.Random(2)
+    tables, pages = live.tables, {}
+    for _ in range(count):
+        table, _ = tables.create("Ana", "partnership", 4, 100)
+        for name in ("Bea", "Carl", "Dan"):
+            tables.join(table, name)
+        pages[table.id] = [Connection(Inbox(), s) for s in range(4)]
+        for page in pages[table.id]:
+            page.holder, page.lang = table.secret_hashes[page.seat], "en"
+            live.hub.add(table.id, page)
+
+    def move(table) -> None:
+        play(tables, table, rng)
+        if table.match.over:
+            tables.act(table, 0, "next_round", str(table.version))
+        for page in pages[table.id]:  # what each page's handler would write; then forgotten
+            page.flush(0)
+            page.socket.sent.clear()
+
+    order = [tables.get(table_id) for table_id in pages]
+    for table in order:  # a first move each, then a clean start for the collector
+        move(table)
+    gc.collect()
+    passes = {"seconds": 0.0, "count": 0}
+
+    def timed_pass(phase: str, info: dict) -> None:
+        if phase == "start":
+            passes["started"] = time.perf_counter()
+        elif "started" in passes:
+            passes["seconds"] += time.perf_counter() - passes["started"]
+            passes["count"] += 1
+
+    gc.callbacks.append(timed_pass)
+    done, cpu = 0, time.process_time()
+    while done < moves:
+        rng.shuffle(order)
+        for table in order:
+            move(table)
+        done += len(order)
+    cpu = time.process_time() - cpu
+    gc.callbacks.remove(timed_pass)
+    print(f"{count} tables, {done} moves: CPU {cpu / done * 1e6:.0f} µs a move, of which the collector"
+          f" {passes['seconds'] / done * 1e6:.1f} µs ({passes['count']} passes)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--root", default=str(Path(__file__).resolve().parents[1]))
+    parser.add_argument("--tables", type=int, default=0, help="N tables at once: CPU per move (see above)")
+    parser.add_argument("--moves", type=int, default=30_000, help="with --tables: moves to time")
     args = parser.parse_args()
     sys.path.insert(0, args.root)
     from app import create_app
@@ -66,6 +124,10 @@ def main() -> None:
     app = create_app({"DATABASE": tempfile.mkdtemp() + "/bench.sqlite3", "START_CLOCK": False,
                       "LIMITS": False, "PING_SECONDS": 3600, "TABLES_OPTIONS": {"rng": random.Random(1)}})
     live = app.extensions["fichas"]
+    if args.tables:
+        interleaved(app, args.tables, args.moves)
+        live.close()
+        return
     tables = live.tables
     for langs in (("en",) * 4, ("en", "es", "en", "es")):
         rng = random.Random(2)
