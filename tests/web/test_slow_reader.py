@@ -60,8 +60,12 @@ def test_a_message_the_kernel_took_in_part_ends_whole_before_the_close():
         assert connection.send(sent[-1])
     frames = Frames(ConnectionType.SERVER)
     connection.finish(frames.send(CloseConnection(1001, "bye")))
-    writer = threading.Thread(target=lambda: [connection.flush(1) for _ in range(100) if not connection.done],
-                              daemon=True)
+
+    def write():  # the page's handler
+        while not connection.done:
+            connection.flush(1)
+
+    writer = threading.Thread(target=write, daemon=True)
     writer.start()
     page = Frames(ConnectionType.CLIENT)
     client.settimeout(5)
