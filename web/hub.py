@@ -18,6 +18,13 @@ MAX_QUEUED = 64  # messages a browser may fall behind before it is cut off
 # A write that takes what the kernel can take now and never waits (Unix); elsewhere every push is
 # queued for the socket's own handler to write.
 DONT_WAIT = getattr(sockets, "MSG_DONTWAIT", None)
+try:  # the sockets written at once: plain ones (the standard library's, gevent's), never TLS (a subclass)
+    from gevent import socket as gevent_sockets
+    from gevent.monkey import get_original
+
+    PLAIN_SOCKETS = (get_original("socket", "socket"), gevent_sockets.socket)
+except ImportError:
+    PLAIN_SOCKETS = (sockets.socket,)
 PING_BATCH = 50  # connections pinged at once; the pinger rests between batches
 PING = b"\x89\x00"  # a websocket ping frame from the server: FIN, opcode 9, no payload (RFC 6455)
 
@@ -165,11 +172,14 @@ class Connection:
 
         One system call on the OS socket (under gevent, the one its socket wraps: gevent's own
         send would wait). Asking the kernel first whether the buffer was empty, then writing through
-        gevent's sendall, cost two more calls a push.
+        gevent's sendall, cost two more calls a push. Only a plain socket: a TLS one (gunicorn's
+        --certfile) is written by the handler, through its encryption.
         """
         raw = getattr(self.socket, "sock", None)
+        if type(raw) not in PLAIN_SOCKETS or DONT_WAIT is None:
+            return item
         plain = getattr(raw, "_sock", raw)
-        if plain is None or DONT_WAIT is None or plain.gettimeout():  # a timeout: send would poll first
+        if plain.gettimeout():  # a timeout: send would poll first
             return item
         if not self.socket.connected:
             raise ConnectionError("the websocket is closed")
