@@ -61,20 +61,27 @@ def kind_of(table) -> str:
     return "move" if table.phase == "playing" else "next deal"
 
 
+def seated_table(live, langs: tuple[str, ...]) -> tuple:
+    """A new Partnership table, its four seats taken, each seat's page on a stand-in reading `langs`."""
+    from web.hub import Connection  # the checkout's own: publish() reads and sets what it holds
+
+    table, _ = live.tables.create("Ana", "partnership", 4, 100)
+    for name in ("Bea", "Carl", "Dan"):
+        live.tables.join(table, name)
+    pages = [Connection(Inbox(), s) for s in range(4)]
+    for page, lang in zip(pages, langs, strict=True):
+        page.holder, page.lang = table.secret_hashes[page.seat], lang
+        live.hub.add(table.id, page)
+    return table, pages
+
+
 def interleaved(app, count: int, moves: int) -> None:
     """`count` tables played a move each in turn (new matches as they end); CPU and collections a move."""
-    from web.hub import Connection
-
     live, rng = app.extensions["fichas"], random.Random(2)
     tables, pages = live.tables, {}
     for _ in range(count):
-        table, _ = tables.create("Ana", "partnership", 4, 100)
-        for name in ("Bea", "Carl", "Dan"):
-            tables.join(table, name)
-        pages[table.id] = [Connection(Inbox(), s) for s in range(4)]
-        for page in pages[table.id]:
-            page.holder, page.lang = table.secret_hashes[page.seat], "en"
-            live.hub.add(table.id, page)
+        table, pages_of_table = seated_table(live, ("en",) * 4)
+        pages[table.id] = pages_of_table
 
     def move(table) -> None:
         play(tables, table, rng)
@@ -119,7 +126,6 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, args.root)
     from app import create_app
-    from web.hub import Connection  # the checkout's own: publish() reads and sets what it holds
 
     app = create_app({"DATABASE": tempfile.mkdtemp() + "/bench.sqlite3", "START_CLOCK": False,
                       "LIMITS": False, "PING_SECONDS": 3600, "TABLES_OPTIONS": {"rng": random.Random(1)}})
@@ -135,13 +141,7 @@ def main() -> None:
         actions: dict[str, list[float]] = {"move": [], "round's end": [], "next deal": []}
         moves = sent = 0
         for _ in range(args.matches):
-            table, _ = tables.create("Ana", "partnership", 4, 100)
-            for name in ("Bea", "Carl", "Dan"):
-                tables.join(table, name)
-            viewers = [Connection(Inbox(), s) for s in range(4)]
-            for viewer, lang in zip(viewers, langs, strict=True):
-                viewer.holder, viewer.lang = table.secret_hashes[viewer.seat], lang
-                live.hub.add(table.id, viewer)
+            table, viewers = seated_table(live, langs)
             publish = tables.publish
 
             def timed(table, publish=publish, viewers=viewers, timings=timings):

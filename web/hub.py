@@ -52,9 +52,9 @@ class Connection:
 
     `send` never blocks. When nothing is waiting it writes at once what the kernel takes without
     waiting (most often the whole message), and queues the rest; otherwise it queues, and the
-    websocket's own handler writes (`flush`). So a browser that stops reading can never hold up its table's
-    lock or the clock; once it is MAX_QUEUED messages behind it is cut off, and it catches up
-    when it reconnects.
+    websocket's own handler writes (`flush`). So a browser that stops reading can never hold up
+    its table's lock or the clock; once it is MAX_QUEUED messages behind it is cut off, and it
+    catches up when it reconnects.
     """
 
     def __init__(self, socket, seat: int | None, wake: threading.Event | None = None):
