@@ -22,6 +22,7 @@ from .rendering import framed, rendered, slot, with_globals
 FRAME, PROMPT, ANNOUNCE, HAND, CHOOSE, ACTIONS = range(6)
 PIECES = ((PROMPT, "_prompt.html", "prompt"), (ANNOUNCE, "_announce_me.html", "announce"),
           (CHOOSE, "_choose_end.html", "choose"), (ACTIONS, "_actions.html", "actions"))
+WAITING = "waiting"  # the prompt while one waits for one's turn in a round's play
 KEPT: dict[tuple, Markup] = {}  # (language, template, what it shows) -> a piece the same at every table
 
 
@@ -38,27 +39,28 @@ def me_key(context: dict) -> tuple:
     handover = context["handover"]
     if seat is not None and not (seat == 0 and handover and handover["open"]):
         handover = None
+    # Parts as strings where they can be: a page keeps its key from push to push, and every tuple
+    # in it would pass through the garbage collector's young passes. Only a frame's last part (the
+    # names) may hold a "|": the parts cannot run into each other.
+    frame = f'{seat}|{len(context["players"])}|{context["host_away"]}|{handover!r}'
     if seat is None or not panel:  # a spectator's #me, or a seat's before the match: whole, by phase
-        return ((phase, seat, len(context["players"]), context["host_away"], repr(handover)),
-                None, None, (), None, None)
-    frame = (None, seat, len(context["players"]), context["host_away"], repr(handover))
+        return (f"{phase}|{frame}", None, None, (), None, None)
     can, rnd = panel["can"], context["rnd"]
     acting = bool(can["act"])
     ends = tuple(rnd["ends"]) if rnd and rnd["ends"] else ()
     two_ends = len(ends) == 2 and ends[0] != ends[1]
-    # Each tile as one string, what its form shows ("3-5 left right both": a choice of two ends): the
-    # keys of every page live from one push to the next, and tuples of tuples would all pass through
-    # the garbage collector's young passes. Tiles shown only (not one's turn) keep their key as the
-    # line's ends change, and so are not re-sent.
+    # Each tile as one string, what its form shows ("3-5 left right both": a choice of two ends).
+    # Tiles shown only (not one's turn) keep their key as the line's ends change, and so are not re-sent.
     hand = tuple(hand_tile_key(tile, two_ends) for tile in panel["hand"])
-    actions = (can.get("draw"), can.get("pass"), phase)
+    actions = f'{can.get("draw")}|{can.get("pass")}|{phase}'
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
-        prompt = ((False, phase) if phase == "playing"
-                  else (False, phase, context["table"]["match_no"], rnd["number"]))
+        prompt = WAITING if phase == "playing" else (phase, context["table"]["match_no"], rnd["number"])
         return (frame, prompt, None, hand, None, actions)
-    opening = rnd["opening_tile"] if rnd and not rnd["line"] else None
-    prompt = (True, tuple(can.items()), opening, context["total_ms"])
-    announce = (context["table"]["match_no"], rnd["number"], rnd["moves"], panel["fitting"], can.get("draw"))
+    # On one's turn the prompt names what one can do and the turn's full time: a string (see `shared_key`).
+    can_do = " ".join(name for name, yes in can.items() if yes)
+    prompt = f'{can_do}|{rnd["opening_tile"] if rnd and not rnd["line"] else None}|{context["total_ms"]}'
+    match_no = context["table"]["match_no"]
+    announce = f'{match_no}|{rnd["number"]}|{rnd["moves"]}|{panel["fitting"]}|{can.get("draw")}'
     return (frame, prompt, announce, hand, ends if choosing(context) else None, actions)
 
 
@@ -94,11 +96,11 @@ class Mine:
             html = KEPT[shared] = self.render(name)
         return html
 
-    def shared_key(self, part: int, key: tuple) -> tuple | None:
+    def shared_key(self, part: int, key: tuple) -> tuple | str | None:
         """What a piece shows when it shows nothing of this table but `key`'s part; None otherwise."""
-        if part == PROMPT:  # waiting for one's turn, or on it (the clock's bar: the turn's full time)
+        if part == PROMPT:  # a string: waiting for one's turn, or on it (the bar: the turn's full time)
             prompt = key[PROMPT]
-            return prompt if prompt and (prompt[0] or prompt == (False, "playing")) else None
+            return prompt if isinstance(prompt, str) else None
         if part == ANNOUNCE:
             return () if key[ANNOUNCE] is None else None
         if part == CHOOSE:

@@ -13,7 +13,7 @@ from .dominoes import LaidLine, tiles_of
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
 from .mine import Mine, me_key
-from .pieces import Pieces, Pushed, decide, snapshot
+from .pieces import Pieces, Pushed, decide, kept, snapshot
 from .rendering import rendered, with_globals
 
 
@@ -158,6 +158,7 @@ class Push:
         context["seq"] = before.seq + 1  # this push's number, in its stamp
         self.tiles, self.spots = line_of(context)
         self.now = snapshot(before.seq + 1, context, self.tiles, self.spots)
+        kept(before, self.now)
         same_shape = self.now.shape and self.now.shape == before.shape
         self.decision = decide(before, self.now, context["rnd"], self.tiles) if same_shape else None
         self.shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
@@ -174,7 +175,7 @@ class Push:
             # Still waiting for its turn, with the same hand: its #me is as it was (no piece of it is
             # sent below: its key is the one the page shows); only its counts move.
             if seat not in self.counts:
-                self.counts[seat] = tuple(unseen_counts(self.table.match.round, seat))
+                self.counts[seat] = bytes(unseen_counts(self.table.match.round, seat))
             key, unseen, panel = connection.me_key, self.counts[seat], None
         else:
             if (seat, lang) not in self.mine:
@@ -236,7 +237,7 @@ UNSEEN_FRAMES: dict[tuple[bool, str], tuple[str, str]] = {}  # (spectator, langu
 COUNTS_SLOT = "\x00counts\x00"  # where the counts go in a frame (no template writes it)
 
 
-def waiting_key(table: Table, context: dict, seat: int | None) -> tuple | None:
+def waiting_key(table: Table, context: dict, seat: int | None) -> str | None:
     """What a seat's #me hangs on while it waits for its turn in a round's play (see `me_key`); None for
     a spectator, and for the seat to play (its #me shows the ends its tiles fit, its clock, ...)."""
     rnd = table.match.round if seat is not None and table.match else None
@@ -244,14 +245,18 @@ def waiting_key(table: Table, context: dict, seat: int | None) -> tuple | None:
         return None
     handover = context["handover"]  # only the host's #me shows it, and only while seats may change hands
     handover = handover if seat == 0 and handover and handover["open"] else None
-    hand = " ".join(tile.text for tile in rnd.hands[seat])  # one string: kept from push to push
-    return (table.match_no, rnd.number, hand, len(context["players"]), context["host_away"], repr(handover))
+    hand = " ".join(tile.text for tile in rnd.hands[seat])
+    # One string, not a tuple: kept from push to push, a tuple would pass the collector's young pass.
+    # Only the last part may hold a "|" (a name): the parts cannot run into each other.
+    players, away = len(context["players"]), context["host_away"]
+    return f"{table.match_no}|{rnd.number}|{hand}|{players}|{away}|{handover!r}"
 
 
-def unseen_of(panel: dict | None) -> tuple | None:
-    """The counts of tiles not yet seen that a viewer's #unseen shows (None outside play)."""
+def unseen_of(panel: dict | None) -> bytes | None:
+    """The counts of tiles not yet seen that a viewer's #unseen shows (None outside play); bytes,
+    which the garbage collector never looks at (a page keeps them from push to push)."""
     counts = panel.get("unseen") if panel else None
-    return tuple(counts) if counts else None
+    return bytes(counts) if counts else None
 
 
 def unseen_part(app: Flask, seat: int | None, unseen: tuple | None, lang: str) -> str:
