@@ -45,12 +45,20 @@ def spot_classes(spot: Spot) -> str:
     return f" at x{spot.x} y{spot.y}{' vert' if spot.vertical else ''}{' flip' if spot.flip else ''}"
 
 
-def tiles_of(rnd: dict, unmarked: tuple[tuple[str, str, str], ...]) -> list[tuple[str, str]]:
-    """The line's tiles as (id, html) in line order, the latest placed marked `last` (and `fresh`
-    if it was the latest move); `unmarked`: each tile's id and its html around its marks (`placed`)."""
-    last = rnd["last"]
-    mark = " last fresh" if rnd["fresh"] else " last"
-    return [(key, f"{head}{mark if i == last else ''}{tail}") for i, (key, head, tail) in enumerate(unmarked)]
+def tiles_of(rnd: dict, unmarked: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
+    """The line's tiles as (id, html) in line order, the latest placed marked (see `marked`);
+    `unmarked`: each tile's id and its html around its marks (`placed`)."""
+    return [(tile[0], marked(rnd, i, tile)) for i, tile in enumerate(unmarked)]
+
+
+def marked(rnd: dict, i: int, tile: tuple[str, str, str]) -> str:
+    """Tile i of the line as html: the latest placed marked `last` (and `fresh` if it was the latest move).
+
+    A push of changed pieces marks its new tiles only: marking the whole line grew with the round.
+    """
+    if i != rnd["last"]:
+        return f"{tile[1]}{tile[2]}"
+    return f"{tile[1]}{' last fresh' if rnd['fresh'] else ' last'}{tile[2]}"
 
 
 def placed(a: int, b: int, spot: Spot) -> tuple[str, str, str]:

@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from game.views import LOG_SHOWN
 
+from .dominoes import marked, tiles_of
 from .rendering import framed, rendered, slot, with_globals
 
 
@@ -138,7 +139,7 @@ def targets_key(context: dict, spots: tuple[str, str]) -> tuple | None:
     return tuple(f"{end}{spot}" for end, spot in zip(rnd["ends"], spots, strict=True))
 
 
-def snapshot(seq: int, context: dict, tiles: list[tuple[str, str]], spots: tuple[str, str]) -> Pushed:
+def snapshot(seq: int, context: dict, tiles: list[tuple[str, str, str]], spots: tuple[str, str]) -> Pushed:
     """Push `seq` as keys: what the next push is compared against."""
     rnd = context["rnd"]
     seats = range(context["table"]["seats"])
@@ -166,8 +167,9 @@ KEYS = ("shape", "seats", "counts", "reveals", "missing", "ends", "scores", "she
         "line")
 
 
-def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]]) -> Decision:
-    """What changed from the push `before` to the push `now` (of the same shape); tiles in line order."""
+def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str, str]]) -> Decision:
+    """What changed from the push `before` to the push `now` (of the same shape); `tiles`: the line's,
+    unmarked (web/dominoes.py `placed`), in line order."""
     seats = [s for s, (was, key) in enumerate(zip(before.seats, now.seats, strict=True)) if was != key]
     counts = [s for s, (was, count) in enumerate(zip(before.counts, now.counts, strict=True))
               if was != count and s not in seats]
@@ -181,8 +183,8 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
     if not new_round:
         # A placed tile never moves: the new ones are the first (left of the line) and the last ones.
         count, added_left = before.line[0], now.line[1] - before.line[1]
-        new_left = [html for _, html in (tiles[:added_left] if count else tiles)]
-        new_right = [html for _, html in tiles[added_left + count:]] if count else []
+        new_left = [marked(rnd, i, tiles[i]) for i in range(added_left if count else len(tiles))]
+        new_right = [marked(rnd, i, tiles[i]) for i in range(added_left + count, len(tiles))] if count else []
         # The log shows the latest LOG_SHOWN moves: one push may add more (a timed-out turn in Draw is
         # every tile drawn, then the play), so only those still shown are sent, and the shown ones
         # that fell out of it deleted.
@@ -201,7 +203,7 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str]])
                     new_left, new_right, last_tile(rnd, tiles), added, dropped)
 
 
-def last_tile(rnd: dict | None, tiles: list[tuple[str, str]]) -> str:
+def last_tile(rnd: dict | None, tiles: list[tuple[str, str, str]]) -> str:
     """The id of the latest tile placed on the line, "" if none."""
     return tiles[rnd["last"]][0] if rnd and rnd["last"] is not None else ""
 
@@ -349,8 +351,8 @@ class Pieces:
             html = TARGETS[key] = self.render("_target.html", i=i, spots=spots)
         return html
 
-    def whole(self, tiles: list[tuple[str, str]], spots) -> dict:
-        """Every piece, for the whole #table."""
+    def whole(self, tiles: list[tuple[str, str, str]], spots) -> dict:
+        """Every piece, for the whole #table (`tiles`: the line's, unmarked)."""
         rnd = self.context["rnd"]
         seats = [self.seat(s) for s in range(self.context["table"]["seats"])]
         pieces = {"stamp": stamp(self.context, last_tile(rnd, tiles)), "seats": seats,
@@ -361,10 +363,10 @@ class Pieces:
                           line=self.line(tiles, spots), log=self.log())
         return pieces
 
-    def line(self, tiles: list[tuple[str, str]], spots) -> Markup:
-        """#line: its tiles and its open ends."""
-        return self.render("_line.html", tiles=Markup("".join(html for _, html in tiles)),
-                           targets=self.targets(spots))
+    def line(self, tiles: list[tuple[str, str, str]], spots) -> Markup:
+        """#line: its tiles (unmarked: marked here) and its open ends."""
+        html = "".join(html for _, html in tiles_of(self.context["rnd"], tiles))
+        return self.render("_line.html", tiles=Markup(html), targets=self.targets(spots))
 
     def log(self) -> Markup:
         """#log: the latest moves of the round, newest first."""
@@ -373,7 +375,7 @@ class Pieces:
         lines = "".join(self.log_line(n) for n in range(rnd["moves"], first - 1, -1))
         return self.render("_log.html", lines=Markup(lines))
 
-    def delta(self, decision: Decision, tiles: list[tuple[str, str]], spots) -> str:
+    def delta(self, decision: Decision, tiles: list[tuple[str, str, str]], spots) -> str:
         """The pieces a page that got the previous push needs, each an out-of-band swap."""
         parts = [stamp(self.context, decision.last), self.announce()]
         parts += [self.seat(s) for s in decision.seats]

@@ -9,7 +9,7 @@ from game.views import player_panel, spectator_view, unseen_counts, variant_fact
 from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
-from .dominoes import LaidLine, tiles_of
+from .dominoes import LaidLine
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
 from .mine import Mine, me_key
@@ -45,16 +45,15 @@ def pushed_of(table: Table) -> Pushed:
     return table.pushed
 
 
-def line_of(context: dict) -> tuple[list[tuple[str, str]], tuple[str, str]]:
-    """The line's tiles as (id, html), and the classes of the spots of its two open ends."""
+def line_of(context: dict) -> tuple[list[tuple[str, str, str]], tuple[str, str]]:
+    """The line's tiles, unmarked (web/dominoes.py `placed`), and the classes of its two open ends' spots."""
     rnd = context["rnd"]
     if not rnd:
         return [], ("", "")
     # Each tile as a string ("52"): kept from one push to the next, tuples of tuples would all pass
     # through the garbage collector's young passes.
     line = tuple(f"{a}{b}" for a, b in rnd["line"])
-    tiles, ends = context["laid"].laid(line, rnd["left"], context["cross"])
-    return tiles_of(rnd, tiles), ends
+    return context["laid"].laid(line, rnd["left"], context["cross"])
 
 
 def laid_of(table: Table) -> LaidLine:
@@ -69,8 +68,8 @@ def render_table(env, context: dict, line: tuple | None = None) -> str:
 
     `line`: the line's tiles and ends as `line_of` gives them, when the caller has them already.
     """
-    tiles, spots = line or line_of(context)
-    pieces = Pieces(env, context).whole(tiles, spots)
+    unmarked, spots = line or line_of(context)
+    pieces = Pieces(env, context).whole(unmarked, spots)
     return rendered(env, "_table.html", {**with_globals(env, context), "pieces": pieces}).strip()
 
 
@@ -156,7 +155,7 @@ class Push:
         self.templates = app.jinja_env.in_language  # each language has its own compiled templates
         self.context = context = table_context(table, tables, None, panel=False)
         context["seq"] = before.seq + 1  # this push's number, in its stamp
-        self.tiles, self.spots = line_of(context)
+        self.tiles, self.spots = line_of(context)  # unmarked: a delta marks its new tiles only
         self.now = snapshot(before.seq + 1, context, self.tiles, self.spots)
         kept(before, self.now)
         same_shape = self.now.shape and self.now.shape == before.shape
