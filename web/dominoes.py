@@ -80,15 +80,31 @@ class LaidLine:
 
     def __init__(self):
         self.growing: Growing | None = None
+        self.round: tuple | None = None  # the round it lays out: (match, number)
         self.tiles: list[tuple[str, str, str]] = []  # each tile's id and html around its marks (`placed`)
         self.ends = ("", "")  # the classes of the spots of its two open ends
 
-    def laid(self, line: tuple, left: int, cross: bool) -> tuple[list[tuple[str, str, str]], tuple[str, str]]:
-        """The tiles of `line` (each "ab": its numbers in line order) placed at their spots, unmarked,
-        and its open ends' classes."""
+    def laid(self, pairs: list, left: int, cross: bool,
+             round_key: tuple) -> tuple[list[tuple[str, str, str]], tuple[str, str]]:
+        """The line's tiles placed at their spots, unmarked, and its open ends' classes.
+
+        `pairs`: the line's tiles as [a, b] in line order, `left` of them left of the opening one;
+        `round_key`: the round's (match, number). In one round a line only grows at its ends: only
+        its new tiles are written out as strings ("ab"; Growing checks the rest as it is). The list
+        returned is the one kept, which grows in place at the next call: read it before.
+        """
         growing = self.growing
-        if growing and growing.line == line and growing.left == left and growing.across == cross:
-            return self.tiles, self.ends
+        if growing and self.round == round_key and growing.across == cross:
+            known, added = len(growing.line), left - growing.left
+            if added == 0 and len(pairs) == known:
+                return self.tiles, self.ends
+            if added >= 0 and len(pairs) >= known + added:
+                line = (*texts(pairs[:added]), *growing.line, *texts(pairs[added + known:]))
+            else:
+                line = texts(pairs)
+        else:
+            line = texts(pairs)
+        self.round = round_key
         grown = growing.grow(line, left) if growing and growing.across == cross else None
         if grown is None:
             growing = self.growing = Growing(cross)
@@ -96,12 +112,18 @@ class LaidLine:
             grown = growing.grow(line, left)
         before, after = grown
         first, last = line[:len(before)], line[len(line) - len(after):]
-        self.tiles = [*(placed(int(a), int(b), spot) for (a, b), spot in zip(first, before, strict=True)),
-                      *self.tiles,
-                      *(placed(int(a), int(b), spot) for (a, b), spot in zip(last, after, strict=True))]
+        # In place: the list lives on from push to push (a new one would pass the collector's young pass).
+        self.tiles[:0] = [placed(int(a), int(b), spot) for (a, b), spot in zip(first, before, strict=True)]
+        self.tiles += [placed(int(a), int(b), spot) for (a, b), spot in zip(last, after, strict=True)]
         ends = growing.ends()
         self.ends = (spot_classes(ends[0]), spot_classes(ends[1])) if ends else ("", "")
         return self.tiles, self.ends
+
+
+def texts(pairs) -> tuple[str, ...]:
+    """Tiles as strings, "ab" (kept from one push to the next: a tuple each would pass through the
+    garbage collector's young passes)."""
+    return tuple(f"{a}{b}" for a, b in pairs)
 
 
 HAND_TILES: dict[tuple, str] = {}  # (language, what the tile shows: hand_tile_key) -> its html

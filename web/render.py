@@ -50,10 +50,8 @@ def line_of(context: dict) -> tuple[list[tuple[str, str, str]], tuple[str, str]]
     rnd = context["rnd"]
     if not rnd:
         return [], ("", "")
-    # Each tile as a string ("52"): kept from one push to the next, tuples of tuples would all pass
-    # through the garbage collector's young passes.
-    line = tuple(f"{a}{b}" for a, b in rnd["line"])
-    return context["laid"].laid(line, rnd["left"], context["cross"])
+    return context["laid"].laid(rnd["line"], rnd["left"], context["cross"],
+                                (context["table"]["match_no"], rnd["number"]))
 
 
 def laid_of(table: Table) -> LaidLine:
