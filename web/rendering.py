@@ -63,5 +63,21 @@ def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], di
     parts = [frame[0]]
     for i in range(1, len(frame), 2):  # split() puts each slot's name between two literals
         value = values[frame[i]]
-        parts += (str(value) if type(value) is int else escape(value), frame[i + 1])  # most are numbers
+        parts += (str(value) if type(value) is int else escaped(value), frame[i + 1])  # most are numbers
     return Markup("".join(parts))
+
+
+ESCAPED: dict[str, str] = {}  # a value -> as a template writes it: names and tiles, shown at every move
+
+
+def escaped(value) -> str:
+    """`value` as Jinja's autoescape writes it; a string's kept (markupsafe makes a Markup object each
+    time, through Python code: a few per cent of a move's time)."""
+    if type(value) is not str:
+        return escape(value)
+    text = ESCAPED.get(value)
+    if text is None:
+        if len(ESCAPED) > 10_000:  # a few values per table; never grow without bound
+            ESCAPED.clear()
+        text = ESCAPED[value] = str(escape(value))
+    return text
