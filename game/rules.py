@@ -59,6 +59,9 @@ class Round:
         self.opener, self.opening_tile = variant.opener(self.hands, number, previous_opener)
         self.turn = self.opener
         self.line: list[tuple[int, int]] = []  # placed tiles, left to right, as shown
+        self.placed_left = 0  # tiles placed left of the opening one
+        self.last_end: str | None = None  # where the latest tile went: "left", "right", None (the opening)
+        self.on_line = [0] * 7  # for each number, how many of its tiles lie on the line (a double: one)
         self.left: int | None = None
         self.right: int | None = None
         self.passes_in_a_row = 0
@@ -305,6 +308,10 @@ class Round:
         return self.variant.score(reason, domino_seat, tuple(totals), tuple(placers), self.opener)
 
     def _place(self, tile: Tile, end: str | None) -> None:
+        self.last_end = end
+        self.on_line[tile.low] += 1
+        if tile.high != tile.low:
+            self.on_line[tile.high] += 1
         if end is None:
             self.line.append((tile.low, tile.high))
             self.left, self.right = tile.low, tile.high
@@ -312,6 +319,7 @@ class Round:
             outer = tile.other(self.left)
             self.line.insert(0, (outer, self.left))
             self.left = outer
+            self.placed_left += 1
         else:
             outer = tile.other(self.right)
             self.line.append((self.right, outer))

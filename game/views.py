@@ -73,11 +73,7 @@ def unseen_counts(rnd: Round | None, seat: int | None) -> list[int] | None:
     """
     if rnd is None or rnd.over:
         return None
-    counts = [7] * 7
-    for a, b in rnd.line:
-        counts[a] -= 1
-        if b != a:  # a double is one tile of its number
-            counts[b] -= 1
+    counts = [7 - placed for placed in rnd.on_line]
     for tile in rnd.hands[seat] if seat is not None else ():
         counts[tile.low] -= 1
         if tile.high != tile.low:
@@ -151,14 +147,9 @@ def _round(match: Match, rnd: Round | None, seat: int | None) -> dict | None:
 
 def _sides_of_line(rnd: Round) -> tuple[int, int | None]:
     """How many tiles lie left of the opening tile, and the line index of the latest placed (None: none)."""
-    left, last = 0, None
-    for event in rnd.events:
-        if event.action == "play":
-            if event.end == "left":
-                left, last = left + 1, 0
-            else:
-                last = len(rnd.line) - 1 if event.end == "right" else 0
-    return left, last
+    if not rnd.line:
+        return 0, None
+    return rnd.placed_left, len(rnd.line) - 1 if rnd.last_end == "right" else 0
 
 
 def _public_event(event: Event, seat: int | None) -> dict:

@@ -33,6 +33,10 @@ def check_position(rnd: Round) -> None:
     if rnd.line:  # T3, T4: a single line with exactly two open ends
         assert all(rnd.line[i][1] == rnd.line[i + 1][0] for i in range(len(rnd.line) - 1))
         assert (rnd.line[0][0], rnd.line[-1][1]) == (rnd.left, rnd.right)
+        plays = [e for e in rnd.events if e.action == "play"]  # where the tiles went, counted as they came
+        assert rnd.placed_left == sum(1 for e in plays if e.end == "left")
+        assert rnd.last_end == plays[-1].end
+        assert rnd.on_line == [sum(1 for t in placed if n in (t.low, t.high)) for n in range(7)]
     else:
         assert rnd.left is None and rnd.right is None
     if not rnd.over:
