@@ -30,6 +30,12 @@ class TurnClock:
     grace_end: float = 0.0  # nothing automatic before this (set after a restart)
     restarted_at: float | None = None  # when this process loaded the table
 
+    def __copy__(self) -> TurnClock:
+        """A shallow copy, as copy.copy makes one, without its generic path (a move makes one)."""
+        clone = object.__new__(TurnClock)
+        clone.__dict__.update(self.__dict__)
+        return clone
+
     def away(self, seat: int, now: float) -> bool:
         """Whether `seat` lost its connection and is not back (S4); a restart is forgiven in the grace."""
         since = self.offline_since.get(seat)
