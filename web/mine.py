@@ -12,6 +12,8 @@ A spectator's #me changes only so, and with the phase.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from jinja2 import Environment
 from markupsafe import Markup
 
@@ -77,7 +79,13 @@ class Mine:
 
     def __init__(self, env: Environment, context: dict):
         self.env, self.context = env, context
-        self.values = {**with_globals(env, context), "choosing": choosing(context)}
+
+    @cached_property
+    def values(self) -> dict:
+        """What its templates are rendered with, made when first needed: most pieces of a push are
+        kept already (a dict of every global and the whole context a #me cost a few µs). The
+        context must not change meanwhile: a Mine is used at once."""
+        return {**with_globals(self.env, self.context), "choosing": choosing(self.context)}
 
     def render(self, name: str) -> Markup:
         return Markup(rendered(self.env, name, self.values).strip())

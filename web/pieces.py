@@ -16,6 +16,7 @@ The keys below are language-free, so one delta per language in use is rendered f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from jinja2 import Environment
 from markupsafe import Markup
@@ -248,7 +249,13 @@ class Pieces:
     """Renders #table's pieces in one language (its own compiled templates) for one state."""
 
     def __init__(self, env: Environment, context: dict):
-        self.env, self.context, self.values = env, context, with_globals(env, context)
+        self.env, self.context = env, context
+
+    @cached_property
+    def values(self) -> dict:
+        """What its templates are rendered with, made when first needed (a push's pieces are mostly
+        framed or kept, and need none). The context must not change meanwhile: Pieces are used at once."""
+        return with_globals(self.env, self.context)
 
     def render(self, name: str, **values) -> Markup:
         """One piece: its template rendered with the table's context (and a seat or move)."""
