@@ -167,6 +167,42 @@ def test_a_message_in_fragments_is_taken_whole(pair):
     assert p.reader.next() == "a move in two parts"
 
 
+def masked_text(payload: bytes, mask: bytes = b"\x01\x02\x03\x04") -> bytes:
+    """A client's whole text frame around `payload` as it is, valid UTF-8 or not (under 126 bytes)."""
+    key = (mask * len(payload))[:len(payload)]
+    return bytes((0x81, 0x80 | len(payload))) + mask + bytes(a ^ b for a, b in zip(payload, key, strict=True))
+
+
+def test_a_whole_small_move_is_read_without_wsproto_and_anything_else_with_it(pair):
+    p = pair()
+    parsed = []
+    handle = p.reader._handle_events
+    p.reader._handle_events = lambda: parsed.append(1) or handle()
+    move = '{"action": "play", "tile": "6-6", "end": "", "version": "7", "note": "ñ€😀"}'
+    p.send(TextMessage(move))
+    wait_until(lambda: p.reader.inbox)
+    assert p.reader.next() == move and not parsed  # the page's usual move: read directly
+    frame = p.client.send(TextMessage("split across two reads"))
+    p.sock.sendall(frame[:5])
+    time.sleep(0.1)
+    p.sock.sendall(frame[5:])
+    p.send(TextMessage("one"), TextMessage("two"))  # two frames in one read
+    p.send(TextMessage("x" * 200))  # a longer header
+    wait_until(lambda: len(p.reader.inbox) == 4)
+    assert [p.reader.next() for _ in range(4)] == ["split across two reads", "one", "two", "x" * 200]
+    assert parsed  # all those went through wsproto
+    p.sock.sendall(masked_text(b"after them"))  # wsproto holds nothing again: read directly
+    wait_until(lambda: p.reader.inbox)
+    assert p.reader.next() == "after them"
+
+
+def test_a_small_text_frame_that_is_not_utf8_is_closed_by_wsproto_with_1007(pair):
+    p = pair()
+    p.sock.sendall(masked_text(b'{"action": "\xff"}'))
+    assert [e.code for e in p.read_until_eof()] == [1007]
+    assert p.reader.next() is None
+
+
 def test_an_oversized_message_is_closed_with_1009(pair):
     p = pair(max_message_size=100)
     p.send(Message("x" * 60, message_finished=False), Message("x" * 60))
