@@ -182,6 +182,9 @@ def test_a_whole_small_move_is_read_without_wsproto_and_anything_else_with_it(pa
     p.send(TextMessage(move))
     wait_until(lambda: p.reader.inbox)
     assert p.reader.next() == move and not parsed  # the page's usual move: read directly
+    p.send(Pong(b""))  # the answer to our ping, as often as moves
+    wait_until(lambda: p.ws.pong_received)
+    assert not parsed
     frame = p.client.send(TextMessage("split across two reads"))
     p.sock.sendall(frame[:5])
     time.sleep(0.1)
