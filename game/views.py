@@ -8,7 +8,6 @@ are never in a view. Variants differ only through the facts their Variant gives.
 from __future__ import annotations
 
 from functools import lru_cache
-from weakref import WeakKeyDictionary
 
 from .match import Match
 from .rules import Event, Round
@@ -50,26 +49,12 @@ def seat_view(match: Match, seat: int | None) -> dict:
     return {
         "variant": variant_facts(match.variant, match.seats), "title": match.variant.title,
         "seats": match.seats, "target": match.target, "you": seat,
-        "players": players, "round": _round(match, rnd, seat),
+        "players": players, "sides": _sides(match), "round": _round(match, rnd, seat),
         "hand": _hand(rnd, seat) if rnd is not None and seat is not None else [],
         "can": _can(match, rnd, seat), "match_over": match.over, "winner": match.winner,
         "winner_name": _side_name(match, match.winner) if match.over else None,
-        **_scoring(match),
+        "sheet": score_sheet(match),
     }
-
-
-SCORING: WeakKeyDictionary[Match, tuple] = WeakKeyDictionary()  # a match -> (what it shows, its scoring)
-
-
-def _scoring(match: Match) -> dict:
-    """The sides with their scores, and the score sheet; kept per match until a round ends or a name
-    changes (every push shows them, and the sheet walks every round of the match). Read, never changed."""
-    rnd = match.round
-    key = (len(match.rounds), rnd is not None and rnd.over, tuple(match.scores), tuple(match.players))
-    kept = SCORING.get(match)
-    if kept is None or kept[0] != key:
-        kept = SCORING[match] = (key, {"sides": _sides(match), "sheet": score_sheet(match)})
-    return kept[1]
 
 
 def player_panel(match: Match, seat: int | None) -> dict:

@@ -136,14 +136,11 @@ def hand_tile_html(tile: dict, ends: list[int] | None, lang: str) -> str:
     one that fits one end is a button that plays it there; others are shown only. Each kept:
     a hand's tiles are shown at every push of its #me, in few ways.
     """
-    return hand_tile_keyed(tile, hand_tile_key(tile, bool(ends) and ends[0] != ends[1]), lang)
-
-
-def hand_tile_keyed(tile: dict, key: str, lang: str) -> str:
-    """One tile of a hand as `hand_tile_html` gives it, from its `hand_tile_key` (#me's key has it)."""
-    html = HAND_TILES.get((lang, key))
+    two_ends = bool(ends) and ends[0] != ends[1]
+    key = (lang, hand_tile_key(tile, two_ends))
+    html = HAND_TILES.get(key)
     if html is None:
-        html = HAND_TILES[lang, key] = hand_tile(tile, key.endswith(" both"))  # " both": a choice of two
+        html = HAND_TILES[key] = hand_tile(tile, two_ends)
     return html
 
 

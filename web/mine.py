@@ -17,7 +17,7 @@ from functools import cached_property
 from jinja2 import Environment
 from markupsafe import Markup
 
-from .dominoes import hand_tile_html, hand_tile_key, hand_tile_keyed
+from .dominoes import hand_tile_html, hand_tile_key
 from .rendering import framed, rendered, slot, with_globals
 
 # A key's parts (see `me_key`): what each piece shows.
@@ -155,9 +155,10 @@ class Mine:
         tiles = [key.partition(" ")[0] for key in now]
         if any(tile not in held for tile in tiles):  # drawn, or handed a new deal: the order may change
             return self.hand()
-        kept, lang = set(tiles), self.env.language
+        kept = set(tiles)
+        panel, rnd = self.context["panel"], self.context["rnd"]
+        ends = rnd["ends"] if rnd else None
         parts = [f'<span id="h-{tile}" hx-swap-oob="delete"></span>' for tile in held if tile not in kept]
-        parts += [hand_tile_keyed(tile, key, lang)
-                  for tile, name, key in zip(self.context["panel"]["hand"], tiles, now, strict=True)
-                  if held[name] != key]
+        parts += [hand_tile_html(tile, ends, self.env.language)
+                  for tile, name, key in zip(panel["hand"], tiles, now, strict=True) if held[name] != key]
         return "".join(parts)

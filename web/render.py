@@ -213,15 +213,8 @@ class Push:
             return NO_UNSEEN
         if unseen == connection.unseen:
             return ""
-        change = connection.unseen + unseen  # bytes: a key the garbage collector never looks at
-        html = UNSEEN_CHANGES.get(change)
-        if html is None:  # each count that changed, swapped by its id
-            if len(UNSEEN_CHANGES) > 10_000:  # a move changes one or two counts of seven: few occur
-                UNSEEN_CHANGES.clear()
-            html = UNSEEN_CHANGES[change] = "".join(
-                unseen_count(self.app, n, count) for n, (was, count)
-                in enumerate(zip(connection.unseen, unseen, strict=True)) if was != count)
-        return html
+        return "".join(unseen_count(self.app, n, count) for n, (was, count)  # each swapped by its id
+                       in enumerate(zip(connection.unseen, unseen, strict=True)) if was != count)
 
     def own(self, seat: int | None, lang: str, panel: dict | None, shown: tuple | None, key: tuple) -> str:
         """#me from what the page shows (`shown`) to `key`: its changed pieces, or whole (once each)."""
@@ -279,7 +272,6 @@ def unseen_part(app: Flask, seat: int | None, unseen: tuple | None, lang: str) -
 
 
 UNSEEN_COUNTS: dict[tuple[int, int], str] = {}  # (number, count) -> its part of #unseen
-UNSEEN_CHANGES: dict[bytes, str] = {}  # the counts shown, then the counts now -> the parts that changed
 
 
 def unseen_count(app: Flask, number: int, count: int) -> str:
@@ -300,17 +292,11 @@ def still_holds(table: Table, connection) -> bool:
 
 def handover_of(table: Table) -> dict | None:
     """Seats that may change hands (disconnected ones) and the spectators asking for one, once play began."""
-    phase = table.phase
-    if phase == "waiting":
+    if table.phase == "waiting":
         return None
     free = [{"seat": s, "name": name} for s, name in enumerate(table.players) if not table.connected(s)]
-    if not free and not table.asks:  # as at almost every push: kept, read only
-        return NO_HANDOVER[phase in HANDOVER_PHASES]
     asks = [{"id": key, "name": ask.name} for key, ask in table.asks.items()]
-    return {"free": free, "asks": asks, "open": phase in HANDOVER_PHASES}
-
-
-NO_HANDOVER = {open_: {"free": [], "asks": [], "open": open_} for open_ in (False, True)}  # none to hand over
+    return {"free": free, "asks": asks, "open": table.phase in HANDOVER_PHASES}
 
 
 def flash_alone(message: str) -> str:
