@@ -37,7 +37,9 @@ def test_the_installed_simple_websocket_is_the_one_the_reader_was_written_for():
     # its reader from starting, and Reader uses its .sock, .ws (wsproto), .mode and .pong_received.
     # After an upgrade check that all of that still holds, then change this line.
     assert version("simple-websocket") == "1.1.0"
-    assert version("wsproto").split(".")[0] == "1"
+    # Reader._wsproto_idle reads wsproto's parser state (checked by behaviour below): after an
+    # upgrade read it again in the new wsproto, then change this line.
+    assert version("wsproto") == "1.3.2"
 
 
 class Clock:
@@ -167,10 +169,20 @@ def test_a_message_in_fragments_is_taken_whole(pair):
     assert p.reader.next() == "a move in two parts"
 
 
-def masked_text(payload: bytes, mask: bytes = b"\x01\x02\x03\x04") -> bytes:
-    """A client's whole text frame around `payload` as it is, valid UTF-8 or not (under 126 bytes)."""
+def frame(payload: bytes, first: int = 0x81, mask: bytes | None = b"MASK") -> bytes:
+    """A client's frame written by hand: `first` (FIN, RSV, opcode; a text frame), then `payload`
+    (under 126 bytes, valid UTF-8 or not), masked with `mask` (None: not masked)."""
+    assert len(payload) < 126
+    if mask is None:
+        return bytes((first, len(payload))) + payload
     key = (mask * len(payload))[:len(payload)]
-    return bytes((0x81, 0x80 | len(payload))) + mask + bytes(a ^ b for a, b in zip(payload, key, strict=True))
+    masked = bytes(a ^ b for a, b in zip(payload, key, strict=True))
+    return bytes((first, 0x80 | len(payload))) + mask + masked
+
+
+def closes(p) -> list[int]:
+    """The codes of the server's close frames, read to the end of its stream."""
+    return [e.code for e in p.read_until_eof() if isinstance(e, CloseConnection)]
 
 
 def test_a_whole_small_move_is_read_without_wsproto_and_anything_else_with_it(pair):
@@ -185,25 +197,84 @@ def test_a_whole_small_move_is_read_without_wsproto_and_anything_else_with_it(pa
     p.send(Pong(b""))  # the answer to our ping, as often as moves
     wait_until(lambda: p.ws.pong_received)
     assert not parsed
-    frame = p.client.send(TextMessage("split across two reads"))
-    p.sock.sendall(frame[:5])
+    split = p.client.send(TextMessage("split across two reads"))
+    p.sock.sendall(split[:5])
     time.sleep(0.1)
-    p.sock.sendall(frame[5:])
+    p.sock.sendall(split[5:])
     p.send(TextMessage("one"), TextMessage("two"))  # two frames in one read
     p.send(TextMessage("x" * 200))  # a longer header
     wait_until(lambda: len(p.reader.inbox) == 4)
     assert [p.reader.next() for _ in range(4)] == ["split across two reads", "one", "two", "x" * 200]
     assert parsed  # all those went through wsproto
-    p.sock.sendall(masked_text(b"after them"))  # wsproto holds nothing again: read directly
+    p.sock.sendall(frame(b"after them"))  # wsproto holds nothing again: read directly
     wait_until(lambda: p.reader.inbox)
     assert p.reader.next() == "after them"
 
 
 def test_a_small_text_frame_that_is_not_utf8_is_closed_by_wsproto_with_1007(pair):
     p = pair()
-    p.sock.sendall(masked_text(b'{"action": "\xff"}'))
-    assert [e.code for e in p.read_until_eof()] == [1007]
+    p.sock.sendall(frame(b'{"action": "\xff"}'))
+    assert closes(p) == [1007]
     assert p.reader.next() is None
+
+
+def test_whole_frames_of_0_125_and_126_bytes_are_read_alike(pair):
+    p = pair()
+    for size in (0, 125, 126):
+        p.send(TextMessage("m" * size))
+    wait_until(lambda: len(p.reader.inbox) == 3)
+    assert [p.reader.next() for _ in range(3)] == ["", "m" * 125, "m" * 126]
+
+
+@pytest.mark.parametrize("bad", [frame(b"move", first=0xC1), frame(b"move", mask=None)],
+                         ids=["rsv1", "unmasked"])
+def test_a_small_frame_with_a_reserved_bit_or_no_mask_is_a_protocol_error(pair, bad):
+    p = pair()
+    p.sock.sendall(bad)
+    assert closes(p) == [1002]
+    assert p.reader.next() is None
+
+
+def test_a_whole_text_frame_inside_a_message_in_fragments_is_a_protocol_error(pair):
+    p = pair()
+    p.send(TextMessage("the first part", message_finished=False))
+    wait_until(lambda: p.reader._parts)  # wsproto has begun the message
+    p.sock.sendall(frame(b"a new message"))  # not a continuation: read by wsproto, which refuses it
+    assert closes(p) == [1002]
+    assert p.reader.next() is None
+
+
+def test_the_end_of_a_frame_begun_in_an_earlier_read_is_never_read_as_a_frame(pair):
+    p = pair()
+    inner = frame(b"evil")  # looks like a whole move, but is a binary frame's payload
+    outer = frame(inner, first=0x82, mask=b"\x00\x00\x00\x00")
+    p.sock.sendall(outer[:6])  # the header and the mask alone: wsproto keeps the header it read
+    time.sleep(0.2)
+    p.sock.sendall(outer[6:])
+    wait_until(lambda: p.reader.inbox)
+    assert p.reader.next() == inner and p.reader.next() is None
+
+
+def test_the_end_of_a_header_begun_in_an_earlier_read_is_never_read_as_a_frame(pair):
+    p = pair()
+    binary = frame(b"Z", first=0x82, mask=b"\x80\x00\x00\x00")  # its last 6 bytes: an empty text frame's
+    p.sock.sendall(binary[:1])
+    time.sleep(0.2)  # read alone: wsproto keeps the byte
+    p.sock.sendall(binary[1:])
+    wait_until(lambda: p.reader.inbox)
+    assert p.reader.next() == b"Z" and p.reader.next() is None
+
+
+def test_moves_read_directly_count_against_the_budget_and_the_size_limit(pair):
+    p = pair(rate=3)  # a burst of three
+    for _ in range(5):  # each alone in its read
+        p.sock.sendall(frame(b'{"action": "pass"}'))
+        time.sleep(0.05)
+    assert closes(p) == [POLICY_VIOLATION]
+    small = pair(max_message_size=10)
+    small.sock.sendall(frame(b"x" * 20))
+    assert closes(small) == [MESSAGE_TOO_BIG]
+    assert small.reader.next() is None
 
 
 def test_an_oversized_message_is_closed_with_1009(pair):
