@@ -199,9 +199,9 @@ class Reader:
     def _wsproto_idle(self) -> bool:
         """Whether wsproto's connection is open and holds no event, frame or message in part.
 
-        It reads wsproto's private state (tests/web/test_ws_budget.py pins the version read and checks
-        each part of it by behaviour); should that state ever be laid out otherwise, every frame goes
-        to wsproto, as before.
+        It reads wsproto's private state as 1.3 lays it out (pyproject.toml keeps to that series;
+        tests/web/test_ws_budget.py checks each part by behaviour); should it ever be laid out
+        otherwise, every frame goes to wsproto, as before.
         """
         try:
             connection = getattr(self.protocol, "connection", self.protocol)  # simple-websocket's wrapper
