@@ -162,7 +162,7 @@ class Push:
         self.mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, {#me shown: what to send}]
         self.counts: dict[int, tuple] = {}  # a waiting seat -> its unseen counts
 
-    def message_for(self, connection) -> tuple[str, tuple, tuple | None, tuple | None]:
+    def message_for(self, connection) -> tuple[str, tuple, bytes | None, str | None]:
         """What this page is sent, and what it then shows: its #me's key, its counts, its waiting key."""
         seat, lang = connection.seat, getattr(connection, "lang", LANGUAGES[0])
         whole = self.decision is None or connection.seq != self.after
@@ -204,7 +204,7 @@ class Push:
             self.shared_in[lang, whole] = shared
         return shared
 
-    def unseen(self, connection, whole: bool, unseen: tuple | None, lang: str) -> str:
+    def unseen(self, connection, whole: bool, unseen: bytes | None, lang: str) -> str:
         """This page's #unseen, or its counts that changed (#table holds an empty #unseen: a whole
         #table is always followed by this viewer's counts)."""
         if whole or connection.unseen is None:
@@ -256,7 +256,7 @@ def unseen_of(panel: dict | None) -> bytes | None:
     return bytes(counts) if counts else None
 
 
-def unseen_part(app: Flask, seat: int | None, unseen: tuple | None, lang: str) -> str:
+def unseen_part(app: Flask, seat: int | None, unseen: bytes | None, lang: str) -> str:
     """This viewer's #unseen, swapped by id into #table's empty one: its frame and each number's count
     are kept (a deal's counts take too many values to keep each #unseen whole)."""
     if unseen is None:
