@@ -2,7 +2,7 @@
 
     python bench/load.py --tables N --seconds S [--port P] [--keep-db] [--shards N]
                          [--ramp-concurrency K] [--quiet-wait S] [--profile] [--probe] [--probe-parts]
-                         [--no-deflate]
+                         [--no-deflate] [--bare]
 
 Starts the server as the README's production command does (gunicorn, one gevent worker) on
 127.0.0.1 with a temporary database, opens N tables of four players each exactly as browsers
@@ -30,6 +30,9 @@ With --shards N it starts N such servers (FICHAS_SHARD s1…sN, a database each,
 secret) behind an unprivileged nginx configured by `python -m deploy.nginx`, and the players
 only use nginx's address: tables land on the shards nginx picks, and the server figures are
 the shards' workers added up (nginx's own CPU is among "others").
+With --bare the same players play the bare stack instead (bench/bare.py: the same gunicorn
+command and web stack counting moves and pushing fixed bytes, none of Fichas's work), so that a
+run of each minutes apart gives what Fichas's moves cost over the stack's in the same minutes.
 Only 127.0.0.1 is ever contacted; every loop is bounded in count and time.
 """
 
@@ -119,6 +122,7 @@ class Config:
     quiet: bool = False
     settle_timeout: float = 10.0  # how long a move may take to reach every seat
     shards: int = 0  # 0: one server, as before; N: N shards behind nginx (deploy/nginx.py)
+    bare: bool = False  # the bare stack (bench/bare.py) instead of Fichas
 
     def __post_init__(self):
         self.probe = self.probe or self.probe_parts  # the parts' timers come with the probe's
@@ -240,8 +244,9 @@ class Server:
     def command(self) -> list[str]:
         # --no-control-socket: two runs at once (a benchmark and the test) would share ~/.gunicorn.
         probe = ["-c", str(ROOT / "bench" / "server_probe.py")] if self.config.probe else []
+        app = "bench.bare:create_app()" if self.config.bare else "app:create_app()"
         return [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "5000",
-                "-b", f"{HOST}:{self.port}", "--no-control-socket", *probe, "app:create_app()"]
+                "-b", f"{HOST}:{self.port}", "--no-control-socket", *probe, app]
 
     def environment(self) -> dict:
         env = dict(os.environ)
@@ -1219,8 +1224,9 @@ def server_command_text(config: Config) -> str:
         return (f"{config.shards} x {parts}FICHAS_SHARD=sN gunicorn -k gevent -w 1 --worker-connections 5000"
                 f" -b 127.0.0.1:PORT --no-control-socket{probe} 'app:create_app()', behind nginx"
                 " (python -m deploy.nginx --standalone)")
+    app = "bench.bare:create_app()" if config.bare else "app:create_app()"
     return (f"{parts}gunicorn -k gevent -w 1 --worker-connections 5000 -b 127.0.0.1:PORT --no-control-socket"
-            f"{probe} 'app:create_app()'")
+            f"{probe} '{app}'")
 
 
 # -- profiling ---------------------------------------------------------------------
@@ -1334,7 +1340,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="time the server's own work per move and its GC pauses (bench/server_probe.py)")
     parser.add_argument("--probe-parts", action="store_true",
                         help="as --probe, and each part of a push (its timers take about 10%% of the CPU)")
+    parser.add_argument("--bare", action="store_true",
+                        help="play the bare stack (bench/bare.py) instead of Fichas: a yardstick")
     args = parser.parse_args(argv)
+    if args.bare and (args.shards or args.probe or args.probe_parts):
+        parser.error("--bare runs one server without the probe (it times Fichas's own work)")
     if not 0 <= args.shards <= 16:
         parser.error("--shards must be 0 to 16")
     most = 1250 * max(1, args.shards)  # 5,000 websockets is a worker's connection limit
@@ -1345,7 +1355,7 @@ def main(argv: list[str] | None = None) -> int:
     config = Config(tables=args.tables, seconds=args.seconds, port=args.port, keep_db=args.keep_db,
                     seed=args.seed, ramp_concurrency=args.ramp_concurrency, profile=args.profile,
                     probe=args.probe, probe_parts=args.probe_parts,
-                    deflate=not args.no_deflate, shards=args.shards)
+                    deflate=not args.no_deflate, shards=args.shards, bare=args.bare)
     if args.quiet_wait > 0:
         waited = wait_for_quiet(min(args.quiet_wait, 3600))
         print(f"[load] waited {waited:.0f} s for a quiet machine", file=sys.stderr)

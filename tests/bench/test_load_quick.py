@@ -72,6 +72,20 @@ def test_the_probe_times_each_part_of_a_push_and_every_move_still_arrives():
     assert probe["message_for"]["count"] > 3 * probe["push_init"]["count"]
 
 
+def test_the_bare_stack_takes_the_same_players_and_pushes_the_bytes_it_is_set_to():
+    """bench/load.py --bare: the yardstick (bench/bare.py) plays the same client, every move to every seat."""
+    load = load_generator()
+    config = load.Config(tables=3, seconds=3, pace=(0.2, 0.6), write_json=False, quiet=True, bare=True)
+    result = asyncio.run(load.measure(config))
+
+    errors = result["errors"]
+    assert result["tables_open"] == 3 and result["moves"] >= 9, result["move_kinds"]
+    assert errors["http"] == 0 and errors["dropped_sockets"] == 0 and errors["server_log_errors"] == 0
+    assert errors["missed_seat_updates"] == 0 and errors["version_gaps"] == 0 and errors["stuck_tables"] == 0
+    assert result["push"]["bytes_per_move_per_seat"] == 1430  # what Fichas sends a seat a move
+    assert "bench.bare:create_app()" in result["command"]
+
+
 def test_summarise_profile_counts_self_and_inclusive_time():
     load = load_generator()
     summary = load.summarise_profile("main (a.py:1);publish (app.py:9);render (t.py:3) 3\n"
