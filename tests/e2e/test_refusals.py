@@ -179,6 +179,8 @@ def test_a_move_into_a_dead_connection_reconnects_and_the_move_can_be_made_again
     line = DeadLine(bea.page)
     bea.page.reload()  # its websocket now goes through the route
     bea.wait_connected()
+    # The reloaded HTML may show the seat connected before the new socket opens: wait for its first push.
+    expect(bea.page.locator("#unseen")).not_to_be_empty()
     assert line.connections == 1
 
     line.cut()
