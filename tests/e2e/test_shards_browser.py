@@ -4,6 +4,8 @@ the page that was left open reconnects by itself and plays on)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -51,5 +53,8 @@ def test_a_table_through_nginx_survives_its_shard_going_down_and_coming_back(clu
     # The page nobody touched reconnects by itself and catches up with the table.
     stays.page.wait_for_function("v => Number(document.querySelector('#table')?.dataset.version) >= v",
                                  arg=reloads.version(), timeout=RECONNECT_MS)
+    # Its old page already shows that version: only the other page seeing its seat back proves the reconnect.
+    expect(reloads.page.locator(f"article.seat[data-seat='{stays.seat}']")).not_to_have_class(
+        re.compile(r"\boffline\b"), timeout=RECONNECT_MS)
     assert play_one_move(players, stats) is not None  # both pages saw it (a tile, or a pass)
     assert stays.line() == reloads.line() and stays.version() == reloads.version()
