@@ -60,6 +60,8 @@ def test_a_page_kept_up_by_small_pushes_reads_as_a_page_opened_afresh(open_page,
         tab = Player(player.page.context.new_page(), player.name, player.seat)
         tab.page.goto(player.page.url)
         tab.wait_version(player.version())
+        # #unseen is empty in the page's HTML: only the tab's socket's first push fills it.
+        expect(tab.page.locator("#unseen")).not_to_be_empty()
         assert table_text(tab.page) == table_text(player.page)
         assert tab.line() == player.line() and tab.hand() == player.hand()
         assert tab.page.locator("#unseen").inner_text() == player.page.locator("#unseen").inner_text()
