@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from .test_seat_back import private_link, two_at_block
@@ -15,7 +17,8 @@ def test_switching_language_keeps_the_private_seat_link(open_page, make_server):
     phone.locator(".langs a[hreflang=es]").tap()
     expect(phone.locator("html")).to_have_attribute("lang", "es")
     expect(phone.get_by_role("button", name="Recuperar mi sitio")).to_be_visible()
-    assert "#" not in phone.url  # the secret left the address bar again
+    # Again: seat.js (deferred, maybe still loading once the button shows) takes it out of the address.
+    expect(phone).to_have_url(re.compile(r"^[^#]*$"))
     expect(phone.locator("#seat-secret")).to_have_value(link.split("#")[1])
     phone.get_by_role("button", name="Recuperar mi sitio").tap()
     phone.wait_for_url(table_url)
