@@ -13,7 +13,9 @@ CSRF token, POST /tables (303 to the table), the table's page, POST …/join (20
 table's websocket, which on each move checks the version, counts it, and sends every socket of
 the table the same message: a stamp with the version, the phase and whose turn it is, one
 playable tile, and filler up to FICHAS_BARE_BYTES bytes (default 1,430: what Fichas sends a seat
-a move, BENCHMARKS.md). No database, no rules, no clocks, no pings (flask-sock's default).
+a move, BENCHMARKS.md), uncompressed as Fichas's are (it refuses permessage-deflate, which would
+cost the stack a fifth of its time). No database, no rules, no clocks, no pings (flask-sock's
+default).
 Never used by Fichas itself.
 """
 
@@ -23,7 +25,7 @@ import itertools
 import json
 import os
 
-from flask import Flask, redirect
+from flask import Flask, redirect, request
 from flask_sock import Sock
 
 HOME = '<!doctype html><meta name="csrf-token" content="bare"><title>bare</title>'
@@ -54,6 +56,11 @@ def create_app() -> Flask:
     size = int(os.environ.get("FICHAS_BARE_BYTES", "1430"))
     tables: dict[str, Table] = {}
     numbers = itertools.count(1)
+
+    @app.before_request
+    def no_deflate():
+        """Refuse permessage-deflate, as Fichas does (web/routes.py): the same bytes on the wire."""
+        request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
 
     @app.get("/")
     def home():
