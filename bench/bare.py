@@ -6,7 +6,7 @@ Issue 13 sets the cost of a move against what the stack alone costs (gunicorn wi
 worker, Flask and flask-sock, pushing the same bytes to the same four sockets a move). That
 stack's cost moves with the machine as much as Fichas's does: on this shared VM a core does up
 to 1.6 times more in its quick minutes than in its slow ones. Measured minutes apart by the same
-load client (bench/load.py), the two runs give a ratio the machine's pace does not change.
+load client (bench/load.py), the two runs give a ratio the machine's pace changes much less.
 
 This app answers the load client as Fichas does, with none of Fichas's work: a home page with a
 CSRF token, POST /tables (303 to the table), the table's page, POST …/join (204), and the

@@ -8,6 +8,8 @@ posts to the server directly.
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Locator, Page, expect
@@ -197,6 +199,15 @@ def seat_players(base_url: str, players: list[Player], variant: str = "partnersh
         player.join(link)
     assert [p.seat for p in players] == list(range(len(players)))
     return link
+
+
+def pump_until(page: Page, done: Callable[[], bool], seconds: float = 10) -> bool:
+    """Waits (at most `seconds`) until done(): Playwright's handlers (routes, exposed functions,
+    events) run only while the test waits on Playwright, so a plain loop would never see them."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    return done()
 
 
 def play_one_move(players: list[Player], stats: Stats) -> Player | None:

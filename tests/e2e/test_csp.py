@@ -7,14 +7,12 @@ collected too. People create a table, join it and play by clicking; nothing may 
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from web.security import CSP
 
-from .players import Player, Stats, play_one_move, seat_players
+from .players import Player, Stats, play_one_move, pump_until, seat_players
 from .test_browser import BLOCK_SEED, seeded
 
 pytestmark = pytest.mark.browser
@@ -81,8 +79,6 @@ def test_the_watch_does_see_a_violation(open_page, make_server):
     page.goto(server.url + "/")
     page.evaluate("document.head.insertAdjacentHTML('beforeend', '<style>body { color: red }</style>')")
     page.wait_for_function("window.__violations.length > 0")
-    deadline = time.monotonic() + 10  # the exposed function runs only while Playwright is waited on
-    while not problems and time.monotonic() < deadline:
-        page.wait_for_timeout(20)
+    pump_until(page, lambda: problems)  # the exposed function runs only while Playwright is waited on
     assert any("style-src" in seen for seen in problems)
     assert page.evaluate("getComputedStyle(document.body).color") != "rgb(255, 0, 0)"

@@ -4,12 +4,11 @@ and a page that misses a push notices it and gets the whole table back."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .players import Player, Stats, play_one_move
+from .players import Player, Stats, play_one_move, pump_until
 from .test_browser import BLOCK_SEED, seeded, sit_down
 
 pytestmark = pytest.mark.browser
@@ -24,13 +23,6 @@ class DroppedPush:
         self.dropped: list[str] = []
         self.sent: list[str] = []  # what the page sent
         page.route_web_socket(re.compile(r"/t/[\w-]+/ws$"), self._connect)
-
-    def wait_for_drop(self, page: Page, seconds: float = 10) -> None:
-        """Waits for the dropped push: a route's handlers run only while Playwright is waited on."""
-        deadline = time.monotonic() + seconds
-        while not self.dropped and time.monotonic() < deadline:
-            page.wait_for_timeout(20)
-        assert self.dropped, "no push of changed pieces was sent to drop"
 
     def _connect(self, page_side: WebSocketRoute) -> None:
         server_side = page_side.connect_to_server()
@@ -82,7 +74,7 @@ def test_a_page_that_missed_a_push_notices_and_gets_the_whole_table(open_page, m
 
     route.dropping = True
     assert play_one_move(players, stats)
-    route.wait_for_drop(watcher)
+    assert pump_until(watcher, lambda: route.dropped), "no push of changed pieces was sent to drop"
     version = players[0].version()
     expect(watcher.locator("#table")).to_have_attribute("data-version", str(version - 1))
     assert play_one_move(players, stats)  # the next push follows one the page never got
