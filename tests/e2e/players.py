@@ -201,6 +201,12 @@ def seat_players(base_url: str, players: list[Player], variant: str = "partnersh
     return link
 
 
+def wait_first_push(page: Page) -> None:
+    """Until the page's websocket has brought its first push (during a round's play): the page's HTML
+    already shows the table and its version, but its #unseen is empty until that push fills it."""
+    expect(page.locator("#unseen")).not_to_be_empty()
+
+
 def pump_until(page: Page, done: Callable[[], bool], seconds: float = 10) -> bool:
     """Waits (at most `seconds`) until done(): Playwright's handlers (routes, exposed functions,
     events) run only while the test waits on Playwright, so a plain loop would never see them."""

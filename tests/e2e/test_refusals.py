@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .players import Player, Stats
+from .players import Player, Stats, wait_first_push
 from .test_browser import BLOCK_SEED, seeded, sit_down
 
 pytestmark = pytest.mark.browser
@@ -179,8 +179,7 @@ def test_a_move_into_a_dead_connection_reconnects_and_the_move_can_be_made_again
     line = DeadLine(bea.page)
     bea.page.reload()  # its websocket now goes through the route
     bea.wait_connected()
-    # The reloaded HTML may show the seat connected before the new socket opens: wait for its first push.
-    expect(bea.page.locator("#unseen")).not_to_be_empty()
+    wait_first_push(bea.page)  # the reloaded HTML may show the seat connected before the new socket opens
     assert line.connections == 1
 
     line.cut()

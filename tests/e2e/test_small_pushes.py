@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .players import Player, Stats, play_one_move, pump_until
+from .players import Player, Stats, play_one_move, pump_until, wait_first_push
 from .test_browser import BLOCK_SEED, seeded, sit_down
 
 pytestmark = pytest.mark.browser
@@ -52,8 +52,7 @@ def test_a_page_kept_up_by_small_pushes_reads_as_a_page_opened_afresh(open_page,
         tab = Player(player.page.context.new_page(), player.name, player.seat)
         tab.page.goto(player.page.url)
         tab.wait_version(player.version())
-        # #unseen is empty in the page's HTML: only the tab's socket's first push fills it.
-        expect(tab.page.locator("#unseen")).not_to_be_empty()
+        wait_first_push(tab.page)
         assert table_text(tab.page) == table_text(player.page)
         assert tab.line() == player.line() and tab.hand() == player.hand()
         assert tab.page.locator("#unseen").inner_text() == player.page.locator("#unseen").inner_text()
@@ -69,8 +68,7 @@ def test_a_page_that_missed_a_push_notices_and_gets_the_whole_table(open_page, m
     route = DroppedPush(watcher)
     watcher.goto(players[0].page.url)
     expect(watcher.locator("#me .prompt")).to_contain_text("You are watching")
-    # The page alone is not enough: a socket that opens after the move gets the whole table, not a piece.
-    expect(watcher.locator("#unseen")).not_to_be_empty()
+    wait_first_push(watcher)  # a socket that opens after the move gets the whole table, not a piece
 
     route.dropping = True
     assert play_one_move(players, stats)
@@ -82,6 +80,6 @@ def test_a_page_that_missed_a_push_notices_and_gets_the_whole_table(open_page, m
     assert route.sent.count('{"action":"refresh"}') == 1  # it asked once for the whole table
     afresh = open_page(players[0].page.url)  # another spectator, opened now
     Player(afresh, "", None).wait_version(version + 1)
-    expect(afresh.locator("#unseen")).not_to_be_empty()  # its websocket's first push is in, not only the page
+    wait_first_push(afresh)
     assert table_text(watcher) == table_text(afresh)
     assert Player(watcher, "", None).line() == players[0].line()
