@@ -2,7 +2,7 @@
 
 simple-websocket answers the handshake; its reader thread is never started. `Reader` reads the
 frames instead, with wsproto (which simple-websocket uses too; a page's usual move and its pongs,
-each one whole small frame, directly), under budgets that keep one socket from holding the worker:
+each one whole frame, directly), under budgets that keep one socket from holding the worker:
 at most READ_BYTES per read, a yield after a full one (and every YIELD_EVERY reads), at most
 MESSAGES_PER_SECOND frames (a burst of as many) and INBOX_MAX moves waiting. A socket past a
 budget gets close code 1008 and a reason the page shows. Its pongs and close frames go through
@@ -121,7 +121,7 @@ class Reader:
             self.connection.wake()
 
     def feed(self, data: bytes) -> None:
-        """One read's bytes: taken directly when they are one whole small frame, else through wsproto."""
+        """One read's bytes: taken directly when they are one whole frame, else through wsproto."""
         text = self._whole_text(data)
         if text is None:
             self.protocol.receive_data(data)
@@ -170,25 +170,33 @@ class Reader:
         return True
 
     def _whole_text(self, data: bytes) -> str | None:
-        """The text of `data` when it is exactly one small, whole, masked text frame and wsproto holds
-        nothing (no part of a frame or message): a move, as a page sends it; PONG for an empty pong,
-        the answer to our pings. None: wsproto reads it.
+        """The text of `data` when it is exactly one whole, masked text frame of under 64 KiB and wsproto
+        holds nothing (no part of a frame or message): a move, as a page sends it; PONG for an empty
+        pong, the answer to our pings. None: wsproto reads it.
 
         wsproto's parsing (a generator, frame and event objects, its own unmasking) was about 3 % of
-        the worker's time at 1,000 tables, for frames of 6-100 bytes that need none of it (and pongs
-        come more often than moves). Anything else (pings, closes, fragments, long or bad frames,
-        bytes split across reads) goes to wsproto, which reads and checks it as before.
+        the worker's time at 1,000 tables for pongs and moves, which need none of it; a page's move
+        (htmx's ws-send adds its headers, the page's address among them) mostly takes more than 125
+        bytes, so its length has two bytes more (RFC 6455, 5.2). Anything else (pings, closes,
+        fragments, lengths written longer than they need, bad frames, bytes split across reads)
+        goes to wsproto, which reads and checks it as before.
         """
-        size = len(data) - 6  # a 2-byte header and a 4-byte mask, then the payload
-        if not 0 <= size < 126 or data[1] != 0x80 | size:  # masked, its length < 126
+        if len(data) < 6 or (data[0] != 0x81 and (data[0] != 0x8A or len(data) != 6)):
+            return None  # FIN, no RSV: a text frame, or an empty pong
+        size, start = data[1] ^ 0x80, 6  # masked (its high bit set); a 4-byte mask, then the payload
+        if size == 126 and len(data) >= 8:  # the length in the next two bytes, and at least 126
+            size, start = int.from_bytes(data[2:4], "big"), 8
+            if size < 126:
+                return None
+        elif size > 125:  # unmasked, or a 64-bit length
             return None
-        if data[0] != 0x81 and (data[0] != 0x8A or size):  # FIN, no RSV: a text frame, or an empty pong
+        if len(data) - start != size:
             return None
         if not self._wsproto_idle():
             return None
         if data[0] == 0x8A:
             return PONG
-        mask, payload = data[2:6], data[6:]
+        mask, payload = data[start - 4:start], data[start:]
         key = (mask * (size // 4 + 1))[:size]
         plain = (int.from_bytes(payload, "big") ^ int.from_bytes(key, "big")).to_bytes(size, "big")
         try:

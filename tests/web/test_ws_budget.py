@@ -169,15 +169,17 @@ def test_a_message_in_fragments_is_taken_whole(pair):
     assert p.reader.next() == "a move in two parts"
 
 
-def frame(payload: bytes, first: int = 0x81, mask: bytes | None = b"MASK") -> bytes:
+def frame(payload: bytes, first: int = 0x81, mask: bytes | None = b"MASK", long: bool = False) -> bytes:
     """A client's frame written by hand: `first` (FIN, RSV, opcode; a text frame), then `payload`
-    (under 126 bytes, valid UTF-8 or not), masked with `mask` (None: not masked)."""
-    assert len(payload) < 126
+    (valid UTF-8 or not), masked with `mask` (None: not masked); its length in two more bytes when it
+    is 126 or more, or when `long`."""
+    size = len(payload)
+    length = bytes((126,)) + size.to_bytes(2, "big") if size > 125 or long else bytes((size,))
     if mask is None:
-        return bytes((first, len(payload))) + payload
-    key = (mask * len(payload))[:len(payload)]
+        return bytes((first,)) + length + payload
+    key = (mask * size)[:size]
     masked = bytes(a ^ b for a, b in zip(payload, key, strict=True))
-    return bytes((first, 0x80 | len(payload))) + mask + masked
+    return bytes((first, 0x80 | length[0])) + length[1:] + mask + masked
 
 
 def closes(p) -> list[int]:
@@ -202,13 +204,36 @@ def test_a_whole_small_move_is_read_without_wsproto_and_anything_else_with_it(pa
     time.sleep(0.1)
     p.sock.sendall(split[5:])
     p.send(TextMessage("one"), TextMessage("two"))  # two frames in one read
-    p.send(TextMessage("x" * 200))  # a longer header
-    wait_until(lambda: len(p.reader.inbox) == 4)
-    assert [p.reader.next() for _ in range(4)] == ["split across two reads", "one", "two", "x" * 200]
+    wait_until(lambda: len(p.reader.inbox) == 3)
+    assert [p.reader.next() for _ in range(3)] == ["split across two reads", "one", "two"]
     assert parsed  # all those went through wsproto
+    parsed.clear()
     p.sock.sendall(frame(b"after them"))  # wsproto holds nothing again: read directly
     wait_until(lambda: p.reader.inbox)
-    assert p.reader.next() == "after them"
+    assert p.reader.next() == "after them" and not parsed
+
+
+def test_a_move_with_htmx_headers_has_a_longer_length_and_is_read_without_wsproto_too(pair):
+    p = pair()
+    parsed = []
+    handle = p.reader._handle_events
+    p.reader._handle_events = lambda: parsed.append(1) or handle()
+    move = ('{"action":"play","tile":"6-6","end":"","version":"7","HEADERS":{"HX-Request":"true",'
+            '"HX-Trigger":null,"HX-Trigger-Name":null,"HX-Target":"me",'
+            '"HX-Current-URL":"https://fichas.example/t/s1-Fh3kq9ZpXw2L"}}')
+    assert len(move) > 125
+    for text in (move, "m" * 126, "ñ" * 2000):
+        p.send(TextMessage(text))
+        wait_until(lambda: p.reader.inbox)
+        assert p.reader.next() == text
+    assert not parsed
+
+
+def test_a_length_written_longer_than_it_needs_is_a_protocol_error(pair):
+    p = pair()
+    p.sock.sendall(frame(b'{"action": "pass"}', long=True))  # wsproto reads it, and refuses it
+    assert closes(p) == [1002]
+    assert p.reader.next() is None
 
 
 def test_a_small_text_frame_that_is_not_utf8_is_closed_by_wsproto_with_1007(pair):
