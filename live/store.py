@@ -1,9 +1,11 @@
 """SQLite persistence: tables, seats (hashed secrets), the rounds of the match, an action log.
 
-Every accepted action is one transaction: the table row (version, clock), what is new in the
-current round (its deal once, then each new event as a row of its own) and a line in the
-append-only log. Schema changes go through PRAGMA user_version; a file written by a newer
-Fichas (a higher version than SCHEMA knows) is refused untouched.
+Every accepted action is one transaction: the table row (version, clock, the time of the change),
+what is new in the current round (its deal once, then each move's events as rows of their own,
+with the move's time) and, for anything but a move, a line in the append-only log (a move's
+events are its record: a line of its own doubled what a move writes). Schema changes go through
+PRAGMA user_version; a file written by a newer Fichas (a higher version than SCHEMA knows) is
+refused untouched.
 """
 
 from __future__ import annotations
@@ -85,6 +87,14 @@ SCHEMA = [
         record TEXT NOT NULL,  -- domino-match/1
         PRIMARY KEY (table_id, match_no)
     ) WITHOUT ROWID;
+    """,
+    # version 5: moves are no longer lines of the action log (their events are their record, now with
+    # their time); the table row keeps the time of its last change, which the purge reads
+    """
+    ALTER TABLE round_events ADD COLUMN at REAL;  -- when the move was made (NULL: before version 5)
+    ALTER TABLE tables ADD COLUMN changed_at REAL;
+    UPDATE tables SET changed_at = MAX(created_at,
+        COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.table_id = tables.id), 0));
     """,
 ]
 
@@ -222,9 +232,11 @@ class Store:
                reseat: dict | None = None) -> None:
         """Write one accepted change: the table row, maybe a seat, a new round, new events, a log line.
 
+        `table_row["changed_at"]` is the change's time (None: not a change, only the clock's).
         `new` inserts the table's row (its first change: the host's seat comes in the same
         transaction). `round_data` is a round's record (written whole when the round is dealt);
-        `events` is (round number, index of the first, the events) appended to a round stored.
+        `events` is (round number, index of the first, the events) appended to a round stored, at
+        the change's time. `action` is the log's line (a move has none: its events are its record).
         `finished` is (match number, record) of a match that ended; `reseat` gives a taken seat
         a new secret (and maybe a new name and browser).
         """
@@ -232,11 +244,13 @@ class Store:
         with self.write() as db:
             if new:
                 db.execute("INSERT INTO tables (id, variant, seats, target, created_at, version, match_no,"
-                           " turn_started, deadline) VALUES (:id, :variant, :seats, :target, :created_at,"
-                           " :version, :match_no, :turn_started, :deadline)", table_row)
+                           " turn_started, deadline, changed_at) VALUES (:id, :variant, :seats, :target,"
+                           " :created_at, :version, :match_no, :turn_started, :deadline, :changed_at)",
+                           table_row)
             else:
                 db.execute("UPDATE tables SET version=:version, match_no=:match_no,"
-                           " turn_started=:turn_started, deadline=:deadline WHERE id=:id", table_row)
+                           " turn_started=:turn_started, deadline=:deadline,"
+                           " changed_at=COALESCE(:changed_at, changed_at) WHERE id=:id", table_row)
             if seat_row is not None:
                 db.execute("INSERT INTO seats (table_id, seat, name, secret_hash, joined_at, browser_hash)"
                            " VALUES (:table_id, :seat, :name, :secret_hash, :joined_at, :browser_hash)",
@@ -253,9 +267,10 @@ class Store:
                                                     _json(round_data)))
             if events is not None:
                 number, first, new = events
-                db.executemany("INSERT INTO round_events (table_id, match_no, number, seq, data)"
-                               " VALUES (?, ?, ?, ?, ?)",
-                               [(table_id, match_no, number, first + i, _json(e)) for i, e in enumerate(new)])
+                rows = [(table_id, match_no, number, seq, _json(e), table_row["changed_at"])
+                        for seq, e in enumerate(new, first)]
+                db.executemany("INSERT INTO round_events (table_id, match_no, number, seq, data, at)"
+                               " VALUES (?, ?, ?, ?, ?, ?)", rows)
             if action is not None:
                 db.execute("INSERT INTO actions (table_id, version, seat, kind, detail, at)"
                            " VALUES (?, ?, ?, ?, ?, ?)",
@@ -265,7 +280,7 @@ class Store:
     def purge(self, finished_before: float, unstarted_before: float, dry_run: bool = False) -> dict:
         """Delete tables nothing runs at and nobody touched for a while; how many of each kind.
 
-        Finished: a match was played and nothing is due (its last match is over), with no action
+        Finished: a match was played and nothing is due (its last match is over), with no change
         since `finished_before`. Never started: no round was ever dealt, nothing since
         `unstarted_before`. Times are seconds since the epoch. One transaction.
         """
@@ -273,7 +288,7 @@ class Store:
             SELECT t.id, EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) AS started
             FROM tables t
             WHERE t.deadline IS NULL
-              AND MAX(t.created_at, COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.table_id = t.id), 0))
+              AND COALESCE(t.changed_at, t.created_at)
                   < CASE WHEN EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) THEN ? ELSE ? END
         """
         with self.write() as db:

@@ -121,13 +121,14 @@ class Table:
         return None
 
     def row(self, version: int | None = None, match_no: int | None = None,
-            clock: TurnClock | None = None) -> dict:
-        """The table's row for the store; as it will be with a new version, match number or clock."""
+            clock: TurnClock | None = None, changed_at: float | None = None) -> dict:
+        """The table's row for the store; as it will be with a new version, match number or clock, after
+        a change made at `changed_at` (None: the clock's change alone)."""
         clock = clock or self.clock
         return {"id": self.id, "variant": self.variant.name, "seats": self.seats, "target": self.target,
                 "created_at": self.created_at, "version": self.version if version is None else version,
                 "match_no": self.match_no if match_no is None else match_no,
-                "turn_started": clock.turn_started, "deadline": clock.deadline}
+                "turn_started": clock.turn_started, "deadline": clock.deadline, "changed_at": changed_at}
 
 
 def hash_secret(secret: str) -> str:

@@ -454,8 +454,10 @@ class Tables:
             seat, name, secret_hash, browser = change.reseat
             reseat = {"table_id": table.id, "seat": seat, "name": name, "secret_hash": secret_hash,
                       "browser_hash": browser}
-        self.store.commit(table.row(version, change.match_no, change.clock), seat_row=seat_row,
-                          round_data=round_data, events=events, action=change.detail, new=change.new_table,
+        # A move's events are its record (with its time): the action log holds everything else.
+        self.store.commit(table.row(version, change.match_no, change.clock, change.detail["at"]),
+                          seat_row=seat_row, round_data=round_data, events=events,
+                          action=None if change.events else change.detail, new=change.new_table,
                           finished=change.finished, reseat=reseat)
         table.version, table.match_no, table.clock = version, change.match_no, change.clock
         table.active_at = change.detail["at"]

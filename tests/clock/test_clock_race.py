@@ -53,5 +53,6 @@ def test_s3_player_and_clock_race_exactly_one_applies(tmp_path):
         assert applied["player"] != applied["clock"], applied
         assert table.version == version + 1
         outcomes["player" if applied["player"] else "clock"] += 1
-    assert store.actions(table.id)  # every applied action is in the log
+    stored = store.rounds(table.id, table.match_no)[-1]["events"]  # every applied move, once
+    assert stored == [event.to_dict() for event in table.match.round.events] and stored
     store.close()

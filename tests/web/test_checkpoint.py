@@ -30,7 +30,8 @@ def test_checkpoint_copies_the_log_and_leaves_the_tables_readable(app):
 
 def table_row(table: str, version: int) -> dict:
     """A table's row as the store writes it at a move (only its version matters here)."""
-    return {"id": table, "version": version, "match_no": 1, "turn_started": None, "deadline": None}
+    return {"id": table, "version": version, "match_no": 1, "turn_started": None, "deadline": None,
+            "changed_at": time.time()}
 
 
 def steady_writes(store, table: str, stop: threading.Event, done: list, errors: list) -> None:
@@ -113,7 +114,7 @@ store_module.HOLD_SECONDS = 0.05  # the worker's thread waits this long before i
 
 store = Store({path!r})
 row = dict(id="t", variant="block", seats=2, target=100, created_at=0.0, version=1, match_no=1,
-           turn_started=None, deadline=None)
+           turn_started=None, deadline=None, changed_at=0.0)
 store.commit(row, new=True)
 # Another process holds the write lock for 1 s (longer than a checkpoint would: a backup, say).
 holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, time; db = sqlite3.connect({path!r},"

@@ -86,10 +86,12 @@ def test_a_database_of_schema_3_is_upgraded_and_its_earlier_matches_are_replayed
     app.extensions["fichas"].close()
     with closing(sqlite3.connect(app.config["DATABASE"])) as db, db:  # as schema 3 left it
         db.execute("DROP TABLE matches")
+        db.execute("ALTER TABLE round_events DROP COLUMN at")
+        db.execute("ALTER TABLE tables DROP COLUMN changed_at")
         db.execute("PRAGMA user_version = 3")
 
     again = make_app(SECRET_KEY="kept")
-    assert db_rows(again, "PRAGMA user_version")[0][0] == len(SCHEMA) == 4
+    assert db_rows(again, "PRAGMA user_version")[0][0] == len(SCHEMA) == 5
     players = [reopen(p, again, url) for p in players]
     assert record(Browser(again), url, "?match=1") == first  # replayed from the rounds kept
     assert json.dumps(record(Browser(again), url, "?match=1")) == json.dumps(first)

@@ -7,6 +7,7 @@ import time
 from helpers import Browser, open_table
 from helpers.pages import db_rows, table_id
 from live.purge import main as purge
+from live.store import Store
 
 DAY = 86_400
 
@@ -65,6 +66,24 @@ def test_old_finished_and_never_started_tables_are_purged_and_nothing_else(make_
     visitor = Browser(later)
     assert visitor.get(finished).status_code == 404 and visitor.get(abandoned).status_code == 404
     assert visitor.get(running).status_code == 200 and visitor.get(recent).status_code == 200
+
+
+def test_a_finished_table_whose_last_move_is_recent_is_kept(tmp_path):
+    """A move is not a line of the action log: the table's own time of its last change counts."""
+    store = Store(str(tmp_path / "purge.sqlite3"))
+    now = time.time()
+    long_ago = now - 40 * DAY
+    row = {"id": "t1", "variant": "block", "seats": 2, "target": 50, "created_at": long_ago, "version": 1,
+           "match_no": 1, "turn_started": None, "deadline": None, "changed_at": long_ago}
+    store.commit(row, new=True, round_data={"number": 1, "events": []},
+                 action={"kind": "join", "at": long_ago})
+    store.commit(row | {"version": 2, "changed_at": now - 3600},
+                 events=(1, 0, [{"seat": 0, "action": "pass", "ends": [], "auto": False}]))
+    assert store.purge(now - 30 * DAY, now - DAY, dry_run=True) == {"finished": 0, "never_started": 0}
+    store.commit(row | {"version": 3, "changed_at": None})  # the clock's change alone: not a change of state
+    assert store.purge(now - 30 * DAY, now - DAY, dry_run=True) == {"finished": 0, "never_started": 0}
+    assert store.purge(now, now) == {"finished": 1, "never_started": 0}  # past the move: purged
+    store.close()
 
 
 def test_a_missing_database_is_an_error_not_a_new_file(tmp_path, capsys):

@@ -148,11 +148,15 @@ def test_a_database_of_schema_1_is_upgraded_and_its_rounds_continue(make_app):
         db.execute("DROP TABLE matches")
         db.execute("DROP INDEX seats_by_browser")
         db.execute("ALTER TABLE seats DROP COLUMN browser_hash")
+        db.execute("ALTER TABLE tables DROP COLUMN changed_at")
         db.execute("PRAGMA user_version = 1")
 
     again = make_app(SECRET_KEY="kept")
     with closing(sqlite3.connect(again.config["DATABASE"])) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == len(SCHEMA)
+        # The last change's time, taken from the action log (the purge reads it): the last join here.
+        assert db.execute("SELECT changed_at FROM tables").fetchall() == \
+            db.execute("SELECT MAX(at) FROM actions").fetchall()
     table = live_table(again, url)
     assert table.version == version and table.match.round.events == events
     players = [reopen(p, again, url) for p in players]

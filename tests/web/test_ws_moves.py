@@ -69,21 +69,28 @@ def opening(rnd) -> str:
     return rnd.opening_tile.text if rnd.opening_tile else hand_texts(rnd, rnd.turn)[0]
 
 
-def stored_actions(server) -> int:
-    return db_rows(server.app, "SELECT count(*) FROM actions")[0][0]
+def stored_moves(server) -> int:
+    return db_rows(server.app, "SELECT count(*) FROM round_events")[0][0]
+
+
+def stored_rows(server) -> tuple[int, int]:
+    """The moves' events stored, and the action log's lines (everything else)."""
+    return stored_moves(server), db_rows(server.app, "SELECT count(*) FROM actions")[0][0]
 
 
 def test_a_move_sent_over_the_websocket_is_stored_and_reaches_every_seat(server):
     players, table = seated(server)
     rnd, version = table.match.round, table.version
     seat, tile = rnd.turn, opening(rnd)
-    before = stored_actions(server)
+    before = stored_moves(server)
     players[seat].send_move({"action": "play", "tile": tile, "end": "", "version": str(version)})
     for viewer in players:
         shown = screen(viewer, version + 1)  # the line's first tile: sent as the pieces that changed
         assert line_of(shown) == [tile] and turn_seat(shown) == (seat + 1) % 4
-    assert stored_actions(server) == before + 1
-    assert db_rows(server.app, "SELECT seat, kind FROM actions ORDER BY id DESC LIMIT 1") == [(seat, "play")]
+    assert stored_moves(server) == before + 1
+    stored = db_rows(server.app, "SELECT data, at FROM round_events ORDER BY at DESC LIMIT 1")
+    assert [(json.loads(data)["seat"], json.loads(data)["tile"], at > 0) for data, at in stored] == \
+        [(seat, tile, True)]
 
 
 def test_the_glowing_tiles_send_exactly_what_the_server_accepts(make_server):
@@ -154,7 +161,7 @@ def test_a_bad_move_is_refused_to_its_sender_alone_and_changes_nothing(server, c
     rnd, version = table.match.round, table.version
     player = players[rnd.turn]
     hands = [hand_texts(rnd, s) for s in range(4)]
-    stored, seen = stored_actions(server), [len(p.messages) for p in players]
+    stored, seen = stored_rows(server), [len(p.messages) for p in players]
     player.send_move(forged(table)[case])
     message = refusal(player, seen[rnd.turn])
     assert 'hx-swap-oob="innerHTML"' in message and flash_text(message)
@@ -164,7 +171,7 @@ def test_a_bad_move_is_refused_to_its_sender_alone_and_changes_nothing(server, c
         if seat != rnd.turn:
             assert not any(t in shown for t in hand if t != forged(table)[case].get("tile"))
     time.sleep(0.2)
-    assert table.version == version and stored_actions(server) == stored
+    assert table.version == version and stored_rows(server) == stored
     assert [hand_texts(table.match.round, s) for s in range(4)] == hands
     for seat, other in enumerate(players):
         if seat != rnd.turn:
