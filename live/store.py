@@ -283,12 +283,16 @@ class Store:
         Finished: a match was played and nothing is due (its last match is over), with no change
         since `finished_before`. Never started: no round was ever dealt, nothing since
         `unstarted_before`. Times are seconds since the epoch. One transaction.
+
+        The log's latest line counts too: a server still running a Fichas older than schema 5 on
+        a file this purge upgraded logs every change (moves included) and never sets `changed_at`.
         """
         idle = """
             SELECT t.id, EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) AS started
             FROM tables t
             WHERE t.deadline IS NULL
-              AND COALESCE(t.changed_at, t.created_at)
+              AND MAX(COALESCE(t.changed_at, t.created_at),
+                      COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.table_id = t.id), 0))
                   < CASE WHEN EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) THEN ? ELSE ? END
         """
         with self.write() as db:

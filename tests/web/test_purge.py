@@ -86,6 +86,21 @@ def test_a_finished_table_whose_last_move_is_recent_is_kept(tmp_path):
     store.close()
 
 
+def test_a_change_only_an_older_fichas_logged_still_counts(tmp_path):
+    """During an upgrade the purge (schema 5) may run beside a server still on an older Fichas: that
+    one logs every change, moves included, and never sets the table's time of its last change."""
+    store = Store(str(tmp_path / "purge.sqlite3"))
+    now = time.time()
+    long_ago = now - 40 * DAY
+    row = {"id": "t1", "variant": "block", "seats": 2, "target": 50, "created_at": long_ago, "version": 1,
+           "match_no": 1, "turn_started": None, "deadline": None, "changed_at": None}
+    store.commit(row, new=True, action={"kind": "join", "at": long_ago})
+    store.commit(row | {"version": 2}, action={"kind": "join", "at": now - 60})  # as the older one writes it
+    assert store.purge(now - 30 * DAY, now - DAY, dry_run=True) == {"finished": 0, "never_started": 0}
+    assert store.purge(now, now) == {"finished": 0, "never_started": 1}  # past it: purged
+    store.close()
+
+
 def test_a_missing_database_is_an_error_not_a_new_file(tmp_path, capsys):
     assert purge(["--db", str(tmp_path / "none.sqlite3")]) == 2
     assert not (tmp_path / "none.sqlite3").exists()
