@@ -68,13 +68,18 @@ def test_old_finished_and_never_started_tables_are_purged_and_nothing_else(make_
     assert visitor.get(running).status_code == 200 and visitor.get(recent).status_code == 200
 
 
+def old_table_row(created_at: float, changed_at: float | None) -> dict:
+    """A table's row as the store writes it, for a table made at `created_at` and not running."""
+    return {"id": "t1", "variant": "block", "seats": 2, "target": 50, "created_at": created_at, "version": 1,
+            "match_no": 1, "turn_started": None, "deadline": None, "changed_at": changed_at}
+
+
 def test_a_finished_table_whose_last_move_is_recent_is_kept(tmp_path):
     """A move is not a line of the action log: the table's own time of its last change counts."""
     store = Store(str(tmp_path / "purge.sqlite3"))
     now = time.time()
     long_ago = now - 40 * DAY
-    row = {"id": "t1", "variant": "block", "seats": 2, "target": 50, "created_at": long_ago, "version": 1,
-           "match_no": 1, "turn_started": None, "deadline": None, "changed_at": long_ago}
+    row = old_table_row(long_ago, long_ago)
     store.commit(row, new=True, round_data={"number": 1, "events": []},
                  action={"kind": "join", "at": long_ago})
     store.commit(row | {"version": 2, "changed_at": now - 3600},
@@ -92,8 +97,7 @@ def test_a_change_only_an_older_fichas_logged_still_counts(tmp_path):
     store = Store(str(tmp_path / "purge.sqlite3"))
     now = time.time()
     long_ago = now - 40 * DAY
-    row = {"id": "t1", "variant": "block", "seats": 2, "target": 50, "created_at": long_ago, "version": 1,
-           "match_no": 1, "turn_started": None, "deadline": None, "changed_at": None}
+    row = old_table_row(long_ago, None)
     store.commit(row, new=True, action={"kind": "join", "at": long_ago})
     store.commit(row | {"version": 2}, action={"kind": "join", "at": now - 60})  # as the older one writes it
     assert store.purge(now - 30 * DAY, now - DAY, dry_run=True) == {"finished": 0, "never_started": 0}
