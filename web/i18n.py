@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
@@ -56,36 +55,48 @@ def catalog_of(app: Flask, lang: str):
     return loaded[lang]
 
 
-@contextmanager
-def speaking(app: Flask, lang: str):
-    """Templates rendered inside read `lang` (a push rendered outside the viewer's request)."""
-    before = getattr(_speaking, "catalog", None), getattr(_speaking, "lang", None)
-    _speaking.catalog, _speaking.lang = catalog_of(app, lang), lang
-    try:
-        yield
-    finally:
-        _speaking.catalog, _speaking.lang = before
+class speaking:
+    """Templates rendered inside read `lang` (a push rendered outside the viewer's request).
+
+    A class, not a generator: a push enters it once per language and #me rendered, and the
+    thread-local (gevent's, under gevent) is read and set once each way.
+    """
+
+    __slots__ = ("before", "now")
+
+    def __init__(self, app: Flask, lang: str):
+        self.now = (catalog_of(app, lang), lang)
+
+    def __enter__(self) -> None:
+        self.before = getattr(_speaking, "now", NOT_SPEAKING)
+        _speaking.now = self.now
+
+    def __exit__(self, *_exc) -> None:
+        _speaking.now = self.before
+
+
+NOT_SPEAKING = (None, None)  # (catalog, language) outside any request or push render
 
 
 def current_language() -> str:
     """The language set for this request or render; the source language otherwise."""
-    return getattr(_speaking, "lang", None) or LANGUAGES[0]
+    return getattr(_speaking, "now", NOT_SPEAKING)[1] or LANGUAGES[0]
 
 
 def current_catalog():
     """The catalog set for this request or render; Flask-Babel's own choice otherwise."""
-    return getattr(_speaking, "catalog", None) or get_translations()
+    return getattr(_speaking, "now", NOT_SPEAKING)[0] or get_translations()
 
 
 @bp.before_app_request
 def speak_the_viewer_s_language():
     lang = viewer_language()
-    _speaking.catalog, _speaking.lang = catalog_of(current_app._get_current_object(), lang), lang
+    _speaking.now = (catalog_of(current_app._get_current_object(), lang), lang)
 
 
 @bp.teardown_app_request
 def stop_speaking(_error=None):
-    _speaking.catalog = _speaking.lang = None
+    _speaking.now = NOT_SPEAKING
 
 
 def _(message: str) -> str:

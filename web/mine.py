@@ -53,7 +53,7 @@ def me_key(context: dict) -> tuple:
     two_ends = len(ends) == 2 and ends[0] != ends[1]
     # Each tile as one string, what its form shows ("3-5 left right both": a choice of two ends).
     # Tiles shown only (not one's turn) keep their key as the line's ends change, and so are not re-sent.
-    hand = tuple(hand_tile_key(tile, two_ends) for tile in panel["hand"])
+    hand = tuple([hand_tile_key(tile, two_ends) for tile in panel["hand"]])
     actions = f'{can.get("draw")}|{can.get("pass")}|{phase}'
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
         prompt = WAITING if phase == "playing" else (phase, context["table"]["match_no"], rnd["number"])

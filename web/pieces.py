@@ -34,9 +34,9 @@ class Pushed:
     seq: int = 0  # pushes so far
     shape: tuple | None = None  # pushes of the same shape may be deltas (see `shape_of`)
     round: int = 0  # the round's number (a new round re-sends the line and the log whole)
-    seats: list = field(default_factory=list)  # each seat's lasting facts (see `seat_key`)
+    seats: list = field(default_factory=list)  # each seat's lasting facts (see `seat_keys`)
     counts: list = field(default_factory=list)  # each seat's tile count (None: none shown)
-    reveals: list = field(default_factory=list)  # each seat's hand shown at the round's end (see `reveal_of`)
+    reveals: list = field(default_factory=list)  # each seat's hand shown at the round's end
     missing: list = field(default_factory=list)  # the numbers each seat lacks (passes), as shown
     ends: str | None = None  # the facts over the felt
     scores: tuple | None = None  # each side's score (see `scores_key`)
@@ -77,18 +77,32 @@ def shape_of(context: dict) -> tuple | None:
 
 
 SEAT_KEYS = {True: (True, True), False: (True, False)}  # taken, and connected or not: no new tuple a push
+EMPTY_SEAT = (False,)
 
 
-def seat_key(context: dict, s: int) -> tuple:
-    """What a seat shows (templates/_seat.html) but its pieces: tile count, missing numbers, hand shown."""
-    return SEAT_KEYS[context["connected"][s]] if s < len(context["players"]) else (False,)
-
-
-def reveal_of(context: dict, s: int) -> tuple | None:
-    """A seat's hand as shown at the round's end, and its points (templates/_reveal.html); None: not shown."""
-    view = context["view"]
-    player = view["players"][s] if view and s < len(context["players"]) else None
-    return (tuple(player["hand"]), player["points"]) if player and "hand" in player else None
+def seat_keys(context: dict) -> tuple[list, list, list, list]:
+    """Each seat's keys, in one pass: what it shows (templates/_seat.html) but its pieces, its tile
+    count (templates/_count.html; its backs follow it, by CSS; None: none shown), its hand shown at the
+    round's end with its points (templates/_reveal.html; None: not shown) and the numbers it has shown
+    it lacks (templates/_missing.html)."""
+    view, connected, taken = context["view"], context["connected"], len(context["players"])
+    shown = view["players"] if view else ()
+    seats, counts, reveals, missing = [], [], [], []
+    for s in range(context["table"]["seats"]):
+        if s >= taken:
+            seats.append(EMPTY_SEAT)
+        else:
+            seats.append(SEAT_KEYS[connected[s]])
+            if view:
+                player = shown[s]
+                counts.append(player["tiles"])
+                reveals.append((tuple(player["hand"]), player["points"]) if "hand" in player else None)
+                missing.append(tuple(player["missing"]))
+                continue
+        counts.append(None)
+        reveals.append(None)
+        missing.append(())
+    return seats, counts, reveals, missing
 
 
 def scores_key(context: dict) -> tuple | None:
@@ -113,18 +127,6 @@ def result_key(context: dict) -> tuple | None:
     return (repr(rnd["result"]), view["match_over"], view["winner_name"], context["due"])
 
 
-def missing_of(context: dict, s: int) -> tuple:
-    """The numbers a seat has shown it lacks (templates/_missing.html)."""
-    view = context["view"]
-    return tuple(view["players"][s]["missing"]) if view and s < len(context["players"]) else ()
-
-
-def count_of(context: dict, s: int) -> int | None:
-    """The tile count a seat shows (templates/_count.html; its backs follow it, by CSS), None if none."""
-    view = context["view"]
-    return view["players"][s]["tiles"] if view and s < len(context["players"]) else None
-
-
 def ends_key(context: dict) -> str:
     """Everything the facts over the felt show (templates/_ends.html)."""
     rnd = context["rnd"]  # one string: a tuple kept from push to push would pass the collector's young pass
@@ -143,10 +145,7 @@ def targets_key(context: dict, spots: tuple[str, str]) -> tuple | None:
 def snapshot(seq: int, context: dict, tiles: list[tuple[str, str, str]], spots: tuple[str, str]) -> Pushed:
     """Push `seq` as keys: what the next push is compared against."""
     rnd = context["rnd"]
-    seats = range(context["table"]["seats"])
-    return Pushed(seq, shape_of(context), rnd["number"] if rnd else 0, [seat_key(context, s) for s in seats],
-                  [count_of(context, s) for s in seats], [reveal_of(context, s) for s in seats],
-                  [missing_of(context, s) for s in seats],
+    return Pushed(seq, shape_of(context), rnd["number"] if rnd else 0, *seat_keys(context),
                   ends_key(context) if rnd else None, scores_key(context),
                   sheet_key(context), result_key(context), targets_key(context, spots),
                   (len(tiles), rnd["left"] if rnd else 0), rnd["moves"] if rnd else 0)
@@ -171,13 +170,10 @@ KEYS = ("shape", "seats", "counts", "reveals", "missing", "ends", "scores", "she
 def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str, str]]) -> Decision:
     """What changed from the push `before` to the push `now` (of the same shape); `tiles`: the line's,
     unmarked (web/dominoes.py `placed`), in line order."""
-    seats = [s for s, (was, key) in enumerate(zip(before.seats, now.seats, strict=True)) if was != key]
-    counts = [s for s, (was, count) in enumerate(zip(before.counts, now.counts, strict=True))
-              if was != count and s not in seats]
-    reveals = [s for s, (was, hand) in enumerate(zip(before.reveals, now.reveals, strict=True))
-               if was != hand and s not in seats]
-    missing = [s for s, (was, numbers) in enumerate(zip(before.missing, now.missing, strict=True))
-               if was != numbers and s not in seats]
+    seats = changed(before.seats, now.seats)
+    counts = changed(before.counts, now.counts, seats)
+    reveals = changed(before.reveals, now.reveals, seats)
+    missing = changed(before.missing, now.missing, seats)
     new_round = now.round != before.round
     new_left = new_right = []
     added = dropped = range(0)
@@ -199,9 +195,18 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str, s
         targets = "new" if now.targets else "gone" if before.targets else []
     else:
         targets = [i for i in (0, 1) if before.targets[i] != now.targets[i]]
-    return Decision(seats, counts, reveals, missing, new_round, now.ends != before.ends, targets,
-                    now.scores != before.scores, now.sheet != before.sheet, now.result != before.result,
-                    new_left, new_right, last_tile(rnd, tiles), added, dropped)
+    # `kept` made each key equal to the one before that very object: `is not` says it changed.
+    return Decision(seats, counts, reveals, missing, new_round, now.ends is not before.ends, targets,
+                    now.scores is not before.scores, now.sheet is not before.sheet,
+                    now.result is not before.result, new_left, new_right, last_tile(rnd, tiles),
+                    added, dropped)
+
+
+def changed(before: list, now: list, skip: list[int] = ()) -> list[int]:
+    """The seats (but those in `skip`) whose key differs from `before` to `now` (lists `kept` has seen)."""
+    if before is now:  # equal: `kept` kept the list before
+        return []
+    return [s for s, (was, key) in enumerate(zip(before, now, strict=True)) if was != key and s not in skip]
 
 
 def last_tile(rnd: dict | None, tiles: list[tuple[str, str, str]]) -> str:

@@ -242,7 +242,7 @@ def waiting_key(table: Table, context: dict, seat: int | None) -> str | None:
         return None
     handover = context["handover"]  # only the host's #me shows it, and only while seats may change hands
     handover = handover if seat == 0 and handover and handover["open"] else None
-    hand = " ".join(tile.text for tile in rnd.hands[seat])
+    hand = " ".join([tile.text for tile in rnd.hands[seat]])  # a list: join makes one of a generator
     # One string, not a tuple: kept from push to push, a tuple would pass the collector's young pass.
     # Only the last part may hold a "|" (a name): the parts cannot run into each other.
     players, away = len(context["players"]), context["host_away"]
