@@ -147,10 +147,10 @@ class WordingEnvironment(Environment):
         """
         kept = self.kept
         if kept is None or self.auto_reload:
-            return self.get_template(name)
+            return Environment.get_template(self, name)
         template = kept.get(name)
         if template is None:
-            template = kept[name] = self.get_template(name)
+            template = kept[name] = Environment.get_template(self, name)
         return template
 
     def getattr(self, obj, attribute):
@@ -163,9 +163,12 @@ class WordingEnvironment(Environment):
         return super().getattr(obj, attribute)
 
     def get_template(self, name, parent=None, globals=None):
-        """Templates asked of Flask's environment come from the current viewer's language."""
+        """Templates asked of Flask's environment come from the current viewer's language; a language's
+        own are the ones kept (see `template`), as an {% include %} in a push's piece asks for them."""
         if self.language is None:
             return self.in_language(self.current_language()).get_template(name, parent, globals)
+        if globals is None and type(name) is str:
+            return self.template(self.join_path(name, parent) if parent is not None else name)
         return super().get_template(name, parent, globals)
 
     def _parse(self, source, name, filename):
