@@ -168,8 +168,8 @@ KEYS = ("shape", "seats", "counts", "reveals", "missing", "ends", "scores", "she
 
 
 def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str, str]]) -> Decision:
-    """What changed from the push `before` to the push `now` (of the same shape); `tiles`: the line's,
-    unmarked (web/dominoes.py `placed`), in line order."""
+    """What changed from the push `before` to the push `now` (of the same shape, and after `kept`);
+    `tiles`: the line's, unmarked (web/dominoes.py `placed`), in line order."""
     seats = changed(before.seats, now.seats)
     counts = changed(before.counts, now.counts, seats)
     reveals = changed(before.reveals, now.reveals, seats)
@@ -202,7 +202,7 @@ def decide(before: Pushed, now: Pushed, rnd: dict, tiles: list[tuple[str, str, s
                     added, dropped)
 
 
-def changed(before: list, now: list, skip: list[int] = ()) -> list[int]:
+def changed(before: list, now: list, skip: list[int] | tuple = ()) -> list[int]:
     """The seats (but those in `skip`) whose key differs from `before` to `now` (lists `kept` has seen)."""
     if before is now:  # equal: `kept` kept the list before
         return []
