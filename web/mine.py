@@ -36,11 +36,7 @@ def me_key(context: dict) -> tuple:
     #table (web/render.py).
     """
     seat, panel, phase = context["seat"], context["panel"], context["phase"]
-    # Seats changing hands: what a spectator may ask for, and what the host may hand over (only
-    # between rounds: a presence change while the host plays must not wipe a tile being chosen).
-    handover = context["handover"]
-    if seat is not None and not (seat == 0 and handover and handover["open"]):
-        handover = None
+    handover = handover_shown(context, seat)
     # Parts as strings where they can be: a page keeps its key from push to push, and every tuple
     # in it would pass through the garbage collector's young passes. Only a frame's last part (the
     # names) may hold a "|": the parts cannot run into each other.
@@ -64,6 +60,19 @@ def me_key(context: dict) -> tuple:
     match_no = context["table"]["match_no"]
     announce = f'{match_no}|{rnd["number"]}|{rnd["moves"]}|{panel["fitting"]}|{can.get("draw")}'
     return (frame, prompt, announce, hand, ends if choosing(context) else None, actions)
+
+
+def handover_shown(context: dict, seat: int | None) -> dict | None:
+    """The seats changing hands as this viewer's #me hangs on them (templates/_handover.html): what a
+    spectator may ask for; for the host, seats to hand over, only between rounds (a presence change
+    while the host plays must not wipe a tile being chosen) and only when someone asks for a free
+    seat (else the host's #me shows none, and a round's end need not send it whole); others, None."""
+    handover = context["handover"]
+    if seat is None:
+        return handover
+    if seat == 0 and handover and handover["open"] and handover["free"] and handover["asks"]:
+        return handover
+    return None
 
 
 def choosing(context: dict) -> bool:
