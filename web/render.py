@@ -12,7 +12,7 @@ from live.tables import HANDOVER_PHASES, Tables
 from .dominoes import LaidLine
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
-from .mine import Mine, handover_shown, me_key
+from .mine import Mine, me_key
 from .pieces import Pieces, Pushed, decide, kept, snapshot
 from .rendering import rendered, with_globals
 
@@ -240,12 +240,12 @@ def waiting_key(table: Table, context: dict, seat: int | None) -> str | None:
     rnd = table.match.round if seat is not None and table.match else None
     if rnd is None or rnd.over or rnd.turn == seat or context["phase"] != "playing":
         return None
-    handover = handover_shown(context, seat)
+    # No seats changing hands in it: they do so between rounds only (HANDOVER_PHASES), and a seat's
+    # #me shows them only then (mine.handover_shown).
     hand = " ".join([tile.text for tile in rnd.hands[seat]])  # a list: join makes one of a generator
     # One string, not a tuple: kept from push to push, a tuple would pass the collector's young pass.
-    # Only the last part may hold a "|" (a name): the parts cannot run into each other.
     players, away = len(context["players"]), context["host_away"]
-    return f"{table.match_no}|{rnd.number}|{hand}|{players}|{away}|{handover!r}"
+    return f"{table.match_no}|{rnd.number}|{hand}|{players}|{away}"
 
 
 def unseen_of(panel: dict | None) -> bytes | None:
