@@ -102,6 +102,18 @@ def spectator_view(match: Match) -> dict:
     return seat_view(match, None)
 
 
+def round_view(match: Match, shown: int = LOG_SHOWN) -> dict | None:
+    """The round as a spectator sees it (spectator_view's "round"), its log the latest `shown` moves:
+    a push of one move in a round's play needs no more (web/render.py)."""
+    return _round(match, match.round, None, shown)
+
+
+def player_view(match: Match, seat: int) -> dict:
+    """What a spectator sees of `seat` (spectator_view's "players"[seat])."""
+    rnd = match.round
+    return _player(match, rnd, seat, rnd is not None and rnd.over)
+
+
 def _player(match: Match, rnd: Round | None, seat: int, show_hand: bool) -> dict:
     hand = rnd.hands[seat] if rnd is not None else []
     player = {"seat": seat, "name": match.players[seat], "side": match.side_of(seat),
@@ -130,7 +142,7 @@ def _can(match: Match, rnd: Round | None, seat: int | None) -> dict:
             "pass": my_turn and rnd.must_pass(seat)}
 
 
-def _round(match: Match, rnd: Round | None, seat: int | None) -> dict | None:
+def _round(match: Match, rnd: Round | None, seat: int | None, shown: int = LOG_SHOWN) -> dict | None:
     if rnd is None:
         return None
     left, last = _sides_of_line(rnd)
@@ -141,7 +153,7 @@ def _round(match: Match, rnd: Round | None, seat: int | None) -> dict | None:
             "opening_tile": rnd.opening_tile.text if rnd.opening_tile and rnd.left is None else None,
             "boneyard": len(rnd.boneyard), "draws": match.variant.draws, "over": rnd.over,
             # The page lists the latest moves only: copying every event at each push grew with the round.
-            "log": [_public_event(e, seat) for e in rnd.events[-LOG_SHOWN:]], "moves": len(rnd.events),
+            "log": [_public_event(e, seat) for e in rnd.events[-shown:]], "moves": len(rnd.events),
             "result": _result(match, rnd) if rnd.over else None}
 
 

@@ -45,6 +45,7 @@ class Pushed:
     targets: tuple | None = None  # each open end's number and spot (None: no ends shown)
     line: tuple[int, int] = (0, 0)  # the line's tiles, and how many of them lie left of the opening one
     moves: int = 0  # moves of the round so far
+    away: bool = False  # whether the host was away (a seat's #me shows who acts for them)
 
 
 @dataclass
@@ -85,24 +86,26 @@ def seat_keys(context: dict) -> tuple[list, list, list, list]:
     count (templates/_count.html; its backs follow it, by CSS; None: none shown), its hand shown at the
     round's end with its points (templates/_reveal.html; None: not shown) and the numbers it has shown
     it lacks (templates/_missing.html)."""
-    view, connected, taken = context["view"], context["connected"], len(context["players"])
+    view, taken = context["view"], len(context["players"]) if context["view"] else 0
     shown = view["players"] if view else ()
-    seats, counts, reveals, missing = [], [], [], []
+    counts, reveals, missing = [], [], []
     for s in range(context["table"]["seats"]):
-        if s >= taken:
-            seats.append(EMPTY_SEAT)
+        if s < taken:
+            player = shown[s]
+            counts.append(player["tiles"])
+            reveals.append((tuple(player["hand"]), player["points"]) if "hand" in player else None)
+            missing.append(tuple(player["missing"]))
         else:
-            seats.append(SEAT_KEYS[connected[s]])
-            if view:
-                player = shown[s]
-                counts.append(player["tiles"])
-                reveals.append((tuple(player["hand"]), player["points"]) if "hand" in player else None)
-                missing.append(tuple(player["missing"]))
-                continue
-        counts.append(None)
-        reveals.append(None)
-        missing.append(())
-    return seats, counts, reveals, missing
+            counts.append(None)
+            reveals.append(None)
+            missing.append(())
+    return seat_facts(context), counts, reveals, missing
+
+
+def seat_facts(context: dict) -> list:
+    """Each seat's lasting facts as `seat_keys` gives them: taken, and connected."""
+    connected, taken = context["connected"], len(context["players"])
+    return [SEAT_KEYS[connected[s]] if s < taken else EMPTY_SEAT for s in range(context["table"]["seats"])]
 
 
 def scores_key(context: dict) -> tuple | None:
@@ -148,7 +151,19 @@ def snapshot(seq: int, context: dict, tiles: list[tuple[str, str, str]], spots: 
     return Pushed(seq, shape_of(context), rnd["number"] if rnd else 0, *seat_keys(context),
                   ends_key(context) if rnd else None, scores_key(context),
                   sheet_key(context), result_key(context), targets_key(context, spots),
-                  (len(tiles), rnd["left"] if rnd else 0), rnd["moves"] if rnd else 0)
+                  (len(tiles), rnd["left"] if rnd else 0), rnd["moves"] if rnd else 0, context["host_away"])
+
+
+def moved_on(before: Pushed, context: dict, counts: list, missing: list, tiles: list[tuple[str, str, str]],
+             spots: tuple[str, str]) -> Pushed:
+    """The push after `before` as keys, when only the round's play moved on since (web/render.py
+    `play_context`: the same round, seats, holders and host): each seat's facts, the hands shown,
+    the scores, the sheet and the result are those of `before` (none can change in a round's play);
+    `counts` and `missing`: each seat's, as `seat_keys` gives them."""
+    rnd = context["rnd"]
+    return Pushed(before.seq + 1, before.shape, before.round, before.seats, counts, before.reveals, missing,
+                  ends_key(context), before.scores, before.sheet, before.result, targets_key(context, spots),
+                  (len(tiles), rnd["left"]), rnd["moves"], before.away)
 
 
 def kept(before: Pushed, now: Pushed) -> None:

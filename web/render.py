@@ -5,7 +5,15 @@ from __future__ import annotations
 from flask import Flask, current_app
 from markupsafe import Markup
 
-from game.views import player_panel, spectator_view, unseen_counts, variant_facts
+from game.views import (
+    LOG_SHOWN,
+    player_panel,
+    player_view,
+    round_view,
+    spectator_view,
+    unseen_counts,
+    variant_facts,
+)
 from live.table import NAME_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
@@ -13,7 +21,7 @@ from .dominoes import LaidLine
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
 from .mine import Mine, me_key
-from .pieces import Pieces, Pushed, decide, kept, snapshot
+from .pieces import Pieces, Pushed, decide, kept, moved_on, seat_facts, snapshot
 from .rendering import rendered, with_globals
 
 
@@ -22,9 +30,15 @@ def table_context(table: Table, tables: Tables, seat: int | None, panel: bool = 
 
     `panel`: with the viewer's own panel (a push works out each viewer's apart: none here).
     """
+    view = spectator_view(table.match) if table.match else None
+    return context_of(table, tables, seat, view, handover_of(table), panel)
+
+
+def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None, handover: dict | None,
+               panel: bool = True) -> dict:
+    """table_context from the view given (all of it, or what a push in a round's play reads)."""
     now = tables.now()
     due = table.due_at()
-    view = spectator_view(table.match) if table.match else None
     # Templates get the table's public facts only, never the Table (its round holds every hand).
     public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
               "variant": variant_facts(table.variant, table.seats), "match_no": table.match_no}
@@ -33,9 +47,34 @@ def table_context(table: Table, tables: Tables, seat: int | None, panel: bool = 
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "total_ms": int(table.clock.timing.turn * 1000),  # a full turn: the countdown bar's length
             "panel": player_panel(table.match, seat) if table.match and panel else None,
-            "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover_of(table),
+            "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover,
             "rnd": view["round"] if view else None, "cross": table.variant.doubles_across, "due": due,
             "seq": pushed_of(table).seq, "laid": laid_of(table)}
+
+
+def play_context(table: Table, tables: Tables, before: Pushed, spectators: bool) -> tuple | None:
+    """A push's context when the table has only moved on in the round's play since the push `before`
+    (moves made; the same round, seats, holders and host), with each seat's tile count and missing
+    numbers as `seat_keys` gives them; None otherwise (the push takes table_context).
+
+    Such a push sends none of what the rest of the view shows (the scores, the sheet, the seats):
+    its view holds the round, its log the new moves only, and the seats whose pieces are sent
+    (`Push.__init__` adds them). The seats changing hands only show between rounds, but to a
+    spectator (`spectators`: one is watching).
+    """
+    match, shape = table.match, before.shape
+    rnd = match.round if match else None
+    if (shape is None or rnd is None or rnd.over or match.over or rnd.number != before.round
+            or len(rnd.events) <= before.moves or shape[0] != table.match_no or shape[2] != table.seats
+            or shape[1] != tuple(table.players)):
+        return None
+    shown = min(LOG_SHOWN, len(rnd.events) - before.moves)
+    context = context_of(table, tables, None, {"round": round_view(match, shown), "players": {}},
+                         handover_of(table) if spectators else None, panel=False)
+    if context["host_away"] != before.away or seat_facts(context) != before.seats:
+        return None
+    counts = [len(hand) for hand in rnd.hands]
+    return context, counts, [tuple(rnd.known_missing(s)) for s in range(len(counts))]
 
 
 def pushed_of(table: Table) -> Pushed:
@@ -129,7 +168,7 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
         table.pushed = Pushed(before.seq + 1)  # nobody saw it: whoever comes gets the whole table
         return
     with app.app_context():
-        push = Push(app, table, tables, before)
+        push = Push(app, table, tables, before, any(connection.seat is None for connection in connections))
         table.pushed = push.now
         for connection in connections:
             if not connection.alive:  # cut off or closing: its handler is about to unregister it
@@ -147,17 +186,31 @@ class Push:
     """One push of a table to its pages: what they share rendered once per language, each #me once
     per seat, language and what the page last showed."""
 
-    def __init__(self, app: Flask, table: Table, tables: Tables, before: Pushed):
-        self.app, self.table, self.after = app, table, before.seq  # `after`: the push the pages last got
+    def __init__(self, app: Flask, table: Table, tables: Tables, before: Pushed, spectators: bool = True):
+        self.app, self.table, self.tables = app, table, tables
+        self.after = before.seq  # the push the pages last got
         # Straight to Jinja: partials need none of render_template's per-call context processors.
         self.templates = app.jinja_env.in_language  # each language has its own compiled templates
-        self.context = context = table_context(table, tables, None, panel=False)
+        played = play_context(table, tables, before, spectators)  # a move in a round's play: most pushes
+        if played:
+            context, counts, missing = played
+            self.whole = None  # a page that needs the whole table gets table_context's (`whole_context`)
+        else:
+            context = self.whole = table_context(table, tables, None, panel=False)
+        self.context = context
         context["seq"] = before.seq + 1  # this push's number, in its stamp
         self.tiles, self.spots = line_of(context)  # unmarked: a delta marks its new tiles only
-        self.now = snapshot(before.seq + 1, context, self.tiles, self.spots)
+        if played:
+            self.now = moved_on(before, context, counts, missing, self.tiles, self.spots)
+        else:
+            self.now = snapshot(before.seq + 1, context, self.tiles, self.spots)
         kept(before, self.now)
         same_shape = self.now.shape and self.now.shape == before.shape
         self.decision = decide(before, self.now, context["rnd"], self.tiles) if same_shape else None
+        if played:  # the seats whose count or missing numbers are sent
+            players = context["view"]["players"]
+            for s in (*self.decision.counts, *self.decision.missing):
+                players[s] = player_view(table.match, s)
         self.shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
         self.mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, {#me shown: what to send}]
         self.counts: dict[int, tuple] = {}  # a waiting seat -> its unseen counts
@@ -193,7 +246,7 @@ class Push:
         """#table, whole or its changed pieces, in `lang` (rendered once per push)."""
         shared = self.shared_in.get((lang, whole))
         if shared is None:
-            context = self.context
+            context = self.whole_context() if whole else self.context
             context["seat"], context["panel"] = None, None
             env = self.templates(lang)
             with speaking(self.app, lang):
@@ -221,12 +274,21 @@ class Push:
         sent = self.mine[seat, lang][2]
         html = sent.get(shown)
         if html is None:
-            context = self.context
+            delta = shown is not None and shown[0] == key[0]
+            context = self.context if delta else self.whole_context()
             context["seat"], context["panel"] = seat, panel
             with speaking(self.app, lang):
                 me = Mine(self.templates(lang), context)
-                html = sent[shown] = me.delta(shown, key) if shown and shown[0] == key[0] else me.whole()
+                html = sent[shown] = me.delta(shown, key) if delta else me.whole()
         return html
+
+    def whole_context(self) -> dict:
+        """The context a whole #table or #me is rendered from: table_context's, made once when a push
+        in a round's play (`play_context`) meets a page that needs one."""
+        if self.whole is None:
+            self.whole = table_context(self.table, self.tables, None, panel=False)
+            self.whole["seq"] = self.context["seq"]
+        return self.whole
 
 
 NO_UNSEEN = '<div id="unseen" class="unseen"></div>'  # as #table holds it, outside a round's play
