@@ -107,7 +107,15 @@ class Growing:
 
     def ends(self) -> tuple[Spot, Spot] | None:
         """Where the next tile (not a double) would lie on the left and on the right."""
-        return (_turned(self.lefts.peek()), self.rights.peek()) if self.line else None
+        return (self.left_end(), self.right_end()) if self.line else None
+
+    def left_end(self) -> Spot:
+        """Where the next tile (not a double) would lie on the left (the line has its opening tile)."""
+        return _turned(self.lefts.peek())
+
+    def right_end(self) -> Spot:
+        """Where the next tile (not a double) would lie on the right (the line has its opening tile)."""
+        return self.rights.peek()
 
 
 def _double(tile) -> bool:

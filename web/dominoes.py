@@ -106,6 +106,7 @@ class LaidLine:
             line = texts(pairs)
         self.round = round_key
         grown = growing.grow(line, left) if growing and growing.across == cross else None
+        laid_out = grown is not None and bool(self.tiles)  # the ends shown before are this line's
         if grown is None:
             growing = self.growing = Growing(cross)
             self.tiles = []
@@ -115,8 +116,13 @@ class LaidLine:
         # In place: the list lives on from push to push (a new one would pass the collector's young pass).
         self.tiles[:0] = [placed(int(a), int(b), spot) for (a, b), spot in zip(first, before, strict=True)]
         self.tiles += [placed(int(a), int(b), spot) for (a, b), spot in zip(last, after, strict=True)]
-        ends = growing.ends()
-        self.ends = (spot_classes(ends[0]), spot_classes(ends[1])) if ends else ("", "")
+        if not growing.line:
+            self.ends = ("", "")
+        elif not laid_out:
+            self.ends = (spot_classes(growing.left_end()), spot_classes(growing.right_end()))
+        elif before or after:  # only an end whose arm grew moves: a move grows one
+            self.ends = (spot_classes(growing.left_end()) if before else self.ends[0],
+                         spot_classes(growing.right_end()) if after else self.ends[1])
         return self.tiles, self.ends
 
 

@@ -74,6 +74,8 @@ def play_context(table: Table, tables: Tables, before: Pushed, spectators: bool)
     if context["host_away"] != before.away or seat_facts(context) != before.seats:
         return None
     counts = [len(hand) for hand in rnd.hands]
+    if not any(event.action == "pass" for event in rnd.events[before.moves:]):  # only a pass shows one (T7)
+        return context, counts, before.missing
     return context, counts, [tuple(rnd.known_missing(s)) for s in range(len(counts))]
 
 
