@@ -99,7 +99,7 @@ class Mine:
     def render(self, name: str) -> Markup:
         return Markup(rendered(self.env, name, self.values).strip())
 
-    def piece(self, part: int, name: str, key: tuple) -> Markup:
+    def piece(self, part: int, name: str, key: tuple) -> str:
         """One piece of #me (`key`: this viewer's `me_key`); kept where it reads the same at every
         table (the prompt during play, the placeholders, the actions), as most of a move's are."""
         shared = self.shared_key(part, key)
@@ -124,7 +124,7 @@ class Mine:
             return (key[CHOOSE],)
         return (key[ACTIONS], self.context["seat"] == 0 or self.context["host_away"])
 
-    def announce(self) -> Markup:
+    def announce(self) -> str:
         """What is said when this viewer's turn begins, from its frame (web/rendering.py)."""
         panel, rnd, table = self.context["panel"], self.context["view"]["round"], self.context["table"]
         draw = bool(panel["can"]["draw"])
@@ -147,7 +147,7 @@ class Mine:
         pieces = {}
         if self.context["seat"] is not None:
             key = me_key(self.context)
-            pieces = {name: self.piece(part, template, key) for part, template, name in PIECES}
+            pieces = {name: Markup(self.piece(part, template, key)) for part, template, name in PIECES}
             pieces["hand"] = Markup(self.hand())
         return rendered(self.env, "_me.html", {**self.values, "mine": pieces})
 

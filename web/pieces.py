@@ -229,26 +229,31 @@ def last_tile(rnd: dict | None, tiles: list[tuple[str, str, str]]) -> str:
     return tiles[rnd["last"]][0] if rnd and rnd["last"] is not None else ""
 
 
-def stamp(context: dict, last: str) -> Markup:
+def stamp(context: dict, last: str) -> str:
     """The table's version (every move posts it) and this push's numbers, in #version.
 
     `seq` numbers the push. A push of changed pieces starts with its stamp and follows push seq - 1:
     a page that did not get that one asks for the whole table (static/fichas.js, which also copies
     these numbers onto #table, marks whose turn it is and the latest tile, and runs the clock of
     the seat to play from `data-clock-ms`, the time it has left). Numbers only, no words: written
-    here, not by a template, as every push sends one.
+    here, not by a template, as every push sends one (markup, as a str: see rendering.framed).
     """
-    rnd, version = context["rnd"], context["table"]["version"]
-    turn = "" if rnd is None or rnd["turn"] is None else rnd["turn"]
-    left = context["remaining_ms"]
-    clock = "" if turn == "" or left is None else left
-    fresh = "1" if rnd and rnd["fresh"] else ""
-    optional = "".join(f' data-{name}="{value}"' for name, value in
-                       (("clock-ms", clock), ("last", last), ("fresh", fresh)) if value != "")  # "": left out
-    return Markup(f'<input type="hidden" id="version" name="version" value="{version}"'
-                  f' data-round="{rnd["number"] if rnd else 0}" data-moves="{rnd["moves"] if rnd else 0}"'
-                  f' data-phase="{context["phase"]}" data-turn="{turn}"{optional}'
-                  f' data-seq="{context["seq"]}">')
+    rnd, left = context["rnd"], context["remaining_ms"]
+    if rnd is None:
+        number = moves = 0
+        turn = optional = ""
+    else:
+        number, moves, turn = rnd["number"], rnd["moves"], rnd["turn"]
+        turn = "" if turn is None else turn
+        # The clock of the seat to play, the latest tile placed, and whether it was the latest move.
+        optional = "" if turn == "" or left is None else f' data-clock-ms="{left}"'
+        if last:
+            optional += f' data-last="{last}"'
+        if rnd["fresh"]:
+            optional += ' data-fresh="1"'
+    return (f'<input type="hidden" id="version" name="version" value="{context["table"]["version"]}"'
+            f' data-round="{number}" data-moves="{moves}" data-phase="{context["phase"]}" data-turn="{turn}"'
+            f'{optional} data-seq="{context["seq"]}">')
 
 
 TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'
@@ -291,7 +296,7 @@ class Pieces:
         return self.render("_seat.html", s=s, p=player, count=count, backs=backs, missing=self.missing(s),
                            reveal=self.reveal(s))
 
-    def log_line(self, n: int) -> Markup:
+    def log_line(self, n: int) -> str:
         """Move n of the round (the log holds the latest LOG_SHOWN), from its frame (web/rendering.py)."""
         rnd = self.context["rnd"]
         e = rnd["log"][n - rnd["moves"] - 1]
@@ -302,7 +307,7 @@ class Pieces:
                       {"n": n, "name": self.context["players"][e["seat"]], "tile": e.get("tile"),
                        "left": left, "right": right})
 
-    def announce(self) -> Markup:
+    def announce(self) -> str:
         """What a screen reader is told of the latest change; during play, from its frame."""
         rnd, players = self.context["rnd"], self.context["players"]
         if rnd["result"]:  # the round's end, with its result and the scores: rare, rendered whole
@@ -324,7 +329,7 @@ class Pieces:
              "moves": rnd["moves"], "tile": last and last.get("tile"), "left": left, "right": right,
              "opening": rnd["opening_tile"]})
 
-    def ends(self) -> Markup:
+    def ends(self) -> str:
         """The facts over the felt: the round, the open ends, the boneyard, whose turn; from its frame."""
         rnd, players = self.context["rnd"], self.context["players"]
         shape = (bool(rnd["ends"]), rnd["over"], bool(rnd["opening_tile"]), bool(rnd["draws"]),
@@ -382,11 +387,11 @@ class Pieces:
         """Every piece, for the whole #table (`tiles`: the line's, unmarked)."""
         rnd = self.context["rnd"]
         seats = [self.seat(s) for s in range(self.context["table"]["seats"])]
-        pieces = {"stamp": stamp(self.context, last_tile(rnd, tiles)), "seats": seats,
+        pieces = {"stamp": Markup(stamp(self.context, last_tile(rnd, tiles))), "seats": seats,
                   "scores": self.render("_scores.html"), "sheet": self.render("_sheet.html"),
                   "result": self.render("_result_box.html")}
         if rnd:
-            pieces.update(announce=self.announce(), ends=self.ends(),
+            pieces.update(announce=Markup(self.announce()), ends=Markup(self.ends()),
                           line=self.line(tiles, spots), log=self.log())
         return pieces
 

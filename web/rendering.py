@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from jinja2 import Environment
 from jinja2.runtime import new_context
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 SLOT = re.compile("\x00(\\w+)\x00")  # a slot in a frame as rendered (no value or template writes NUL)
 FRAMES: dict[tuple, tuple[str, ...]] = {}  # (language, template, shape) -> literal, slot, literal, ...
@@ -48,8 +48,9 @@ def slot(name: str) -> str:
     return f"\x00{name}\x00"
 
 
-def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], dict], values: dict) -> Markup:
-    """Template `name` as `rendered` would give it (stripped), from its frame for `shape`.
+def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], dict], values: dict) -> str:
+    """Template `name` as `rendered` would give it (stripped), from its frame for `shape`: markup, as
+    a str (a push joins it with others; one put in a template is wrapped in Markup first).
 
     `stand_ins()`: the values to render the frame with, each slot's value replaced by `slot(its name)`,
     every fact of `shape` as it is; `values`: each slot's value.
@@ -64,7 +65,7 @@ def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], di
     for i in range(1, len(frame), 2):  # split() puts each slot's name between two literals
         value = values[frame[i]]
         parts += (str(value) if type(value) is int else escaped(value), frame[i + 1])  # most are numbers
-    return Markup("".join(parts))
+    return "".join(parts)
 
 
 ESCAPED: dict[str, str] = {}  # a value -> as a template writes it: names and tiles, shown at every move
