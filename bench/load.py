@@ -859,7 +859,7 @@ async def page_load(player: Player, path: str) -> dict:
 
 
 def machine() -> dict:
-    """The CPU, cores and memory this ran on."""
+    """The CPU, cores and memory this ran on, and the Python (the server runs on the same)."""
     model = platform.processor() or platform.machine()
     with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -868,7 +868,10 @@ def machine() -> dict:
                 break
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     return {"cpu": model, "cores": os.cpu_count(), "memory_gib": round(memory / 2**30, 1),
-            "python": platform.python_version(), "kernel": platform.release()}
+            "python": platform.python_version(), "kernel": platform.release(),
+            # Which build: a distribution's (optimised) and a default pyenv build differ by 8-13 %
+            # of the server's CPU a move (BENCHMARKS.md, session 26). The server runs on this one.
+            "interpreter": os.path.realpath(sys.executable)}
 
 
 def log(config: Config, text: str) -> None:
