@@ -70,8 +70,14 @@ def people(chromium, make_server):
 
 
 def box(page, selector: str) -> dict:
-    page.locator(selector).wait_for(state="visible")  # a push may be swapping it in right now
-    found = page.locator(selector).bounding_box()
+    """The element's box once it is on the page. A push may swap it out between the wait and the
+    measure (a spectator's arrival pushes the whole table): then it is waited for again."""
+    found = None
+    for _ in range(5):
+        page.locator(selector).wait_for(state="visible")
+        found = page.locator(selector).bounding_box()
+        if found:
+            break
     assert found, selector
     return found
 
