@@ -869,8 +869,8 @@ def machine() -> dict:
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     return {"cpu": model, "cores": os.cpu_count(), "memory_gib": round(memory / 2**30, 1),
             "python": platform.python_version(), "kernel": platform.release(),
-            # Which build: a distribution's (optimised) and a default pyenv build differ by 8-13 %
-            # of the server's CPU a move (BENCHMARKS.md, session 26). The server runs on this one.
+            # Which build: a distribution's optimised one and a default pyenv build differ by about
+            # a tenth of the server's CPU a move (BENCHMARKS.md, session 26).
             "interpreter": os.path.realpath(sys.executable)}
 
 
