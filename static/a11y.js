@@ -33,7 +33,8 @@
     started = true;
   }
 
-  // The last 10 s of the viewer's own clock, said once a turn.
+  // The last 10 s of the viewer's own clock, said once a turn with the seconds the clock shows
+  // (fewer than 10 when the turn began short: a seat that was away has 5 s, S4).
   var lateSaid = null;
   setInterval(function () {
     var me = document.getElementById("announce-me");
@@ -41,8 +42,9 @@
     var region = document.getElementById("announcer");
     if (!me || !clock || !region || lateSaid === me.dataset.key) return;
     if (clock.classList.contains("late")) {
+      var seconds = Math.min(10, Math.max(1, parseInt(clock.textContent, 10) || 1));
       lateSaid = me.dataset.key;
-      say("announcer", region.dataset.late);
+      say("announcer", region.getAttribute("data-late-" + seconds));
     }
   }, 500);
 

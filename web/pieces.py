@@ -301,9 +301,10 @@ class Pieces:
         rnd = self.context["rnd"]
         e = rnd["log"][n - rnd["moves"] - 1]
         left, right = e.get("ends") or (None, None)
-        return framed(self.env, "_log_line.html", (e["action"], e.get("end"), bool(e.get("auto"))),
+        shape = (e["action"], e.get("end"), left != right, bool(e.get("auto")))  # a pass on one number or two
+        return framed(self.env, "_log_line.html", shape,
                       lambda: {**self.values, "n": slot("n"), "players": [slot("name")],
-                               "e": stand_in_move(e)},
+                               "e": stand_in_move(e, left == right)},
                       {"n": n, "name": self.context["players"][e["seat"]], "tile": e.get("tile"),
                        "left": left, "right": right})
 

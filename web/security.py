@@ -123,11 +123,11 @@ def check_csrf() -> None:
     """Refuse a POST whose cookie the server did not sign, or whose token is not that cookie's."""
     cookie = _cookie_token()
     if cookie is None:
-        abort(403, forged())
+        abort(403, refusal("forged"))
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
     token = unmask(sent)
     if token is None or not hmac.compare_digest(token, cookie.encode()):
-        abort(403, forged())
+        abort(403, refusal("forged"))
 
 
 def browser_id() -> str | None:
@@ -169,9 +169,9 @@ def urls_available() -> bool:
     return request_ctx.url_adapter is not None
 
 
-def forged() -> str:
-    """A missing or forged CSRF token, in the viewer's language."""
-    return render_template("_refusals.html", code="forged", facts={}).strip()
+def refusal(code: str) -> str:
+    """Why a request was refused (a forged token, a bad handshake), in the viewer's language."""
+    return render_template("_refusals.html", code=code, facts={}).strip()
 
 
 def host_allowed() -> bool:
@@ -226,17 +226,16 @@ def check_handshake() -> None:
     connection = {word.strip().lower() for word in headers.get("Connection", "").split(",")}
     if (request.method != "GET" or headers.get("Upgrade", "").strip().lower() != "websocket"
             or "upgrade" not in connection):
-        abort(400, "This address is a table's live connection: open the table's page instead.")
+        abort(400, refusal("ws_address"))
     if not WS_KEY.fullmatch(headers.get("Sec-WebSocket-Key", "").strip()):
-        abort(400, "The websocket handshake needs a Sec-WebSocket-Key of 16 bytes in base64.")
+        abort(400, refusal("ws_key"))
     if headers.get("Sec-WebSocket-Version", "").strip() != "13":
-        message = "This server speaks websocket version 13 only: reload the page in a current browser."
-        response = make_response(render_template("error.html", code=426, message=message), 426)
+        response = make_response(render_template("error.html", code=426, message=refusal("ws_version")), 426)
         response.headers["Sec-WebSocket-Version"] = "13"
         response.headers["Cache-Control"] = "no-store"
         abort(response)
     if not handshake_parses(request.environ):
-        abort(400, "The websocket handshake is malformed (a header the websocket library cannot read).")
+        abort(400, refusal("ws_malformed"))
 
 
 def handshake_parses(environ: dict) -> bool:

@@ -158,3 +158,22 @@ def test_a_round_played_with_the_keyboard_only_is_announced_move_by_move(open_pa
         heard = player.page.evaluate("window.heard")
         assert any(words["turn"].match(s) for s in heard), heard
     assert not any(words["turn"].match(s) for s in watcher.evaluate("window.heard"))
+
+
+def test_s4_a_turn_cut_short_by_a_reload_is_announced_with_the_seconds_really_left(open_page, make_server):
+    """A player who reloads on their turn has 5 seconds of it left (S4): the page says so, in words
+    that count those seconds ("5 seconds left", or fewer), never the 10 of a full turn's end."""
+    server = make_server(**seeded(BLOCK_SEED))
+    pages = [open_page(), open_page()]
+    for page in pages:
+        page.context.add_init_script(script=LISTEN)
+    ana, bea = Player(pages[0], "Ana"), Player(pages[1], "Bea")
+    link = ana.create(server.url, "block", 2, 100)
+    bea.join(link)
+    for player in (ana, bea):
+        player.wait_version(2)
+    mover = (ana, bea)[ana.turn()]
+    mover.page.reload()  # its socket closes (S4: the turn now ends 5 s later), and the page comes back
+    expect(mover.page.locator("#me .clock.late")).to_be_visible()
+    expect(mover.page.locator("#announcer")).to_contain_text(re.compile(r"[1-5] seconds? left on your clock"))
+    assert not any("10 seconds" in sentence for sentence in mover.page.evaluate("window.heard"))

@@ -11,7 +11,8 @@ from helpers.pages import live_table, play_until, round_over
 
 NAMES = ("Ana", "Bea", "Carl", "Dan")
 ATTRIBUTES = ("aria-label", "title", "data-on", "data-off", "data-done", "data-one", "data-many",
-              "data-round", "data-closed", "data-turn-title", "placeholder")
+              "data-round", "data-closed", "data-turn-title", "placeholder",
+              *(f"data-late-{n}" for n in range(1, 11)))  # what is said as one's clock runs out
 
 
 def browser(app, lang: str) -> Browser:
@@ -54,6 +55,7 @@ def screens(app, lang: str) -> dict[str, str]:
     shown["spectator"] = guest.get(url).get_data(as_text=True)
     shown["seat link"] = players[0].post(f"{url}/seat-link").get_data(as_text=True)
     shown["seat link page"] = guest.get(f"{url}/seat").get_data(as_text=True)
+    shown["the table's live connection, opened as a page"] = guest.get(f"{url}/ws").get_data(as_text=True)
     rng = random.Random(7)
     play_until(app, url, players, rng, round_over)
     shown["round end"] = players[0].get(url).get_data(as_text=True)

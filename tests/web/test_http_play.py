@@ -261,6 +261,24 @@ def test_t6_pass_only_when_nothing_fits(seeded):
     assert "Has no " + ", ".join(map(str, numbers)) + "</p>" in seat_panels(html)[seat][1]
 
 
+def test_t7_a_pass_on_one_number_is_logged_with_that_number_once(seeded):
+    """Both open ends the same number: the log says "passed on 6", not "passed on 6 and 6"."""
+    app = seeded(3)
+    url, players = open_table(app, variant="block", seats=2, names=NAMES[:2])
+
+    def stuck_on_one_number(table):
+        rnd = table.match.round
+        return playing(table) and rnd.left == rnd.right and rnd.must_pass(rnd.turn)
+
+    table = play_until(app, url, players, random.Random(5), stuck_on_one_number)
+    rnd = table.match.round
+    seat, number = rnd.turn, rnd.left
+    assert players[seat].post(f"{url}/pass", {"version": table.version}).status_code == 204
+    log = re.search(r'id="log"[^>]*>(.*?)</ol>', page(players[1 - seat], url), re.S).group(1)
+    assert f"passed on {number}</li>" in log, log
+    assert f"passed on {number} and {number}" not in log
+
+
 def test_d3_draw_until_a_tile_fits(seeded):
     app = seeded(13)
     url, players = open_table(app, "draw", 2, names=("Ana", "Bea"))
@@ -353,6 +371,11 @@ def test_t10_pause_shows_a_countdown_and_the_host_button(seeded):
         assert countdown and 20_000 < int(countdown.group(1)) <= 30_000
         assert int(countdown.group(2)) == -(-int(countdown.group(1)) // 1000)  # whole seconds, rounded up
         assert ("Start the next round now" in html) == (seat == 0)
+    # In Danish the abbreviation has its own full stop, and the sentence takes no second one.
+    players[1].client.set_cookie("lang", "da")
+    danish = page(players[1], url)
+    countdown = re.search(r'Næste runde om <span class="clock"[^>]*>\d+</span> (sek\.+)', danish)
+    assert countdown and countdown.group(1) == "sek.", countdown
 
 
 def test_t10_host_starts_next_round_early(seeded):
