@@ -1,0 +1,118 @@
+"""A table on a small phone, in every language: a header with nothing covered and everything
+tappable, and a panel that hides the felt only when it must.
+
+A host waiting for friends on a 360x640 phone has one thing to do: copy the link. Measured on the
+real page in Chromium: the link field, its Copy button, the Sound button and the language links lie
+inside the screen, none over another, each at least TAP_PX tall; the link shows enough of itself
+to be recognised. Spanish has the longest words ("Copiar enlace", "Sonido desactivado").
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import close_within
+from .players import Player
+from .test_keyboard import speak
+
+pytestmark = pytest.mark.browser
+
+PHONES = {"360x640": {"width": 360, "height": 640}, "390x844": {"width": 390, "height": 844}}
+TAP_PX = 40  # a finger's tap target, at the least (Material asks 48 dp, Apple 44 pt)
+LINK_PX = 112  # the link field: some fourteen characters, the start of the address (the site)
+CONTROLS = "#share-link, .share .copy, #sound, .langs a"
+BOXES = """sel => [...document.querySelectorAll(sel)].map(e => { const r = e.getBoundingClientRect();
+  return {name: e.id || e.className || e.textContent, x: r.x, y: r.y, w: r.width, h: r.height}; })"""
+
+
+def overlap(a: dict, b: dict) -> bool:
+    """Whether two boxes share more than a pixel's edge."""
+    return (min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"]) > 1
+            and min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) > 1)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "da"])
+@pytest.mark.parametrize("size", list(PHONES))
+def test_a_hosts_header_on_a_phone_covers_nothing_and_every_control_can_be_tapped(chromium, make_server,
+                                                                                  size, lang):
+    server = make_server()
+    context = chromium.new_context(viewport=PHONES[size], is_mobile=True, has_touch=True)
+    try:
+        context.set_default_timeout(10_000)
+        host = Player(context.new_page(), "Ana", phone=True)
+        link = host.create(server.url, "block", 2, 100)
+        speak(host.page, link, lang)
+        page = host.page
+        expect(page.locator("#sound")).to_be_visible()
+        boxes = page.evaluate(BOXES, CONTROLS)
+        assert len(boxes) == 6, boxes  # the link, Copy, Sound and three languages
+        width = PHONES[size]["width"]
+        for b in boxes:
+            assert b["x"] >= 0 and b["x"] + b["w"] <= width, ("off the screen", b)
+            assert b["h"] >= TAP_PX, ("too small to tap", b)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not overlap(a, b), ("one over another", a, b)
+        assert boxes[0]["w"] >= LINK_PX, ("the link is too narrow to read", boxes[0])
+        copy = page.locator(".share .copy")  # the button's words fit in it, none cut off
+        assert copy.evaluate("e => e.scrollWidth <= e.clientWidth"), copy.inner_text()
+    finally:
+        close_within(context)
+
+
+def test_a_phone_held_sideways_pins_the_panel_only_on_its_players_turn(chromium, make_server):
+    """640x360: the panel of a seat waiting for its turn scrolls with the page (pinned, it hid three
+    quarters of the screen); the seat to play keeps its hand in reach at the bottom."""
+    server = make_server()
+    contexts = [chromium.new_context(viewport={"width": 640, "height": 360}, is_mobile=True, has_touch=True)
+                for _ in range(2)]
+    try:
+        players = [Player(context.new_page(), name, phone=True)
+                   for context, name in zip(contexts, ("Ana", "Bea"), strict=True)]
+        link = players[0].create(server.url, "block", 2, 100)
+        players[1].join(link)
+        for player in players:
+            player.wait_version(2)
+        turn = players[0].turn()
+        for seat, player in enumerate(players):
+            position = player.page.locator("#me").evaluate("e => getComputedStyle(e).position")
+            assert position == ("sticky" if seat == turn else "static"), (seat, turn, position)
+    finally:
+        for context in contexts:
+            close_within(context)
+
+
+# Each seat's name, and whether it is cut (an ellipsis) or a badge of it breaks inside a word.
+NAMES_SHOWN = """() => [...document.querySelectorAll("article.seat h3")].map(h => {
+  const name = h.querySelector(".name"), badges = [...h.querySelectorAll(".host, .you-badge")]
+    .filter(b => getComputedStyle(b).display !== "none");
+  const lines = b => b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).fontSize);
+  return {name: name.textContent, cut: name.scrollWidth > name.clientWidth,
+          broken: badges.some(b => b.getClientRects().length > 1 || lines(b) > 1.6)};
+})"""
+
+
+@pytest.mark.parametrize("lang", ["es", "da"])
+def test_a_short_name_is_shown_whole_beside_its_badges_on_a_phone(chromium, make_server, lang):
+    """390x844, four seats: "Ana, anfitrión" in the narrow top row showed "A…" beside a badge broken
+    in two ("anfitrió / n"). A short name is shown whole; a badge that does not fit goes below it."""
+    server = make_server()
+    contexts = [chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+                for _ in range(4)]
+    try:
+        players = [Player(context.new_page(), name, phone=True)
+                   for context, name in zip(contexts, ("Ana", "Bea", "Carl", "Dan"), strict=True)]
+        link = players[0].create(server.url, "partnership", 4, 100)
+        for player in players[1:]:
+            player.join(link)
+        for player in players:
+            player.wait_version(4)
+            speak(player.page, link, lang)
+            player.wait_version(4)
+            shown = player.page.evaluate(NAMES_SHOWN)
+            assert len(shown) == 4, shown
+            assert not any(seat["cut"] or seat["broken"] for seat in shown), (player.name, shown)
+    finally:
+        for context in contexts:
+            close_within(context)
