@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import close_within
-from .players import Player
+from .players import Player, Stats, play_one_move, seat_players
+from .test_browser import BLOCK_SEED, seeded
 from .test_keyboard import speak
 
 pytestmark = pytest.mark.browser
@@ -113,6 +114,47 @@ def test_a_short_name_is_shown_whole_beside_its_badges_on_a_phone(chromium, make
             shown = player.page.evaluate(NAMES_SHOWN)
             assert len(shown) == 4, shown
             assert not any(seat["cut"] or seat["broken"] for seat in shown), (player.name, shown)
+    finally:
+        for context in contexts:
+            close_within(context)
+
+
+# What a finger at each of the four points 20 px from the target's centre (left, right, up, down) lands
+# on: all on the target, its tap area is at least 40 px square, whatever its drawn size.
+TAP_AREA = """e => { e.scrollIntoView({block: "center", inline: "center"});
+  const r = e.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+  return [[x - 20, y], [x + 20, y], [x, y - 20], [x, y + 20]].map(([px, py]) => {
+    const hit = document.elementFromPoint(px, py);
+    return hit && e.contains(hit) ? "target" : hit && `${hit.tagName}#${hit.id}.${hit.className}`; }); }"""
+
+
+def test_the_ends_to_tap_for_a_tile_that_fits_both_are_big_enough_for_a_finger(chromium, make_server):
+    """360x640: the glowing ends were drawn 30x14 px (the line's grid sizes them); their tap area is
+    larger than what is drawn, and the line does not move for it."""
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6; a tile later fits both ends
+    contexts = [chromium.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+                for _ in range(2)]
+    try:
+        players = [Player(context.new_page(), name, phone=True)
+                   for context, name in zip(contexts, ("Ana", "Bea"), strict=True)]
+        seat_players(server.url, players, "block", 100)
+        stats = Stats()
+        for _ in range(30):
+            turn = players[0].turn()
+            assert turn is not None, "the round ended before a tile fitted both ends"
+            page = players[turn].page
+            both = page.locator("#me label.tile-btn.fits")
+            if both.count():
+                break
+            play_one_move(players, stats)
+        else:
+            raise AssertionError(f"the seeded deal no longer has a tile that fits both ends: {stats}")
+        both.first.tap()
+        for end in ("left", "right"):
+            target = page.locator(f"#line .end-target[data-end={end}]")
+            expect(target).to_have_css("pointer-events", "auto")
+            landed = target.evaluate(TAP_AREA)
+            assert landed == ["target"] * 4, (end, target.bounding_box(), landed)
     finally:
         for context in contexts:
             close_within(context)
