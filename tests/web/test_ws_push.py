@@ -1,5 +1,7 @@
 """The websocket against a real server: pushes to every viewer, refreshes, origin, presence, size."""
 
+import re
+
 import pytest
 import simple_websocket
 
@@ -148,6 +150,8 @@ def test_presence_seat_panel_shows_connected_and_offline(server):
     message = wait_new(watcher, count, lambda m: not online(m, 1))
     classes, inner = seat_panels(message)[1]
     assert "offline" in classes and "disconnected" in inner
+    # Said once to a screen reader (the grey dot is only seen: its tooltip is for a mouse).
+    assert re.sub(r' title="[^"]*"', "", inner).count("disconnected") == 1, inner
     assert version_of(message) == table.version  # presence is not a change of the game
 
 
