@@ -394,6 +394,8 @@ class Pieces:
         if rnd:
             pieces.update(announce=Markup(self.announce()), ends=Markup(self.ends()),
                           line=self.line(tiles, spots), log=self.log())
+        else:  # waiting for players: who took the latest seat
+            pieces["announce"] = self.render("_announce.html")
         return pieces
 
     def line(self, tiles: list[tuple[str, str, str]], spots) -> Markup:

@@ -177,3 +177,19 @@ def test_s4_a_turn_cut_short_by_a_reload_is_announced_with_the_seconds_really_le
     expect(mover.page.locator("#me .clock.late")).to_be_visible()
     expect(mover.page.locator("#announcer")).to_contain_text(re.compile(r"[1-5] seconds? left on your clock"))
     assert not any("10 seconds" in sentence for sentence in mover.page.evaluate("window.heard"))
+
+
+def test_a_host_waiting_for_friends_hears_each_seat_taken(open_page, make_server):
+    """Before the match nothing moves on the felt: what a waiting host hears is each seat taken and
+    how many are still awaited, then the first round's start."""
+    server = make_server()
+    pages = [open_page() for _ in range(3)]
+    pages[0].context.add_init_script(script=LISTEN)
+    ana, bea, carl = (Player(page, name) for page, name in zip(pages, ("Ana", "Bea", "Carl"), strict=True))
+    link = ana.create(server.url, "block", 3, 100)
+    bea.join(link)
+    expect(ana.page.locator("#announcer")).to_contain_text("Bea took a seat. Waiting for 1 more player.")
+    carl.join(link)
+    expect(ana.page.locator("#announcer")).to_contain_text("Round 1 begins")
+    heard = ana.page.evaluate("window.heard")
+    assert heard.count("Bea took a seat. Waiting for 1 more player.") == 1, heard
