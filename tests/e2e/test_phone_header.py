@@ -158,3 +158,36 @@ def test_the_ends_to_tap_for_a_tile_that_fits_both_are_big_enough_for_a_finger(c
     finally:
         for context in contexts:
             close_within(context)
+
+
+# Every control a finger may need (buttons, menus, the folding parts, the labels of boxes to tick)
+# smaller than TAP_PX: the tiles and the line's ends are sized by the felt (their own tests), and a
+# link inside a sentence is read as a part of it.
+SMALL_CONTROLS = """tap => [...document.querySelectorAll(
+    "button:not(.tile-btn):not(.end-target), select, summary, .brand, label:has(input[type=checkbox]),"
+    + " label:has(input[type=radio]), input:not([type=hidden]):not([type=checkbox]):not([type=radio])")]
+  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+  .map(e => [e.tagName, e.textContent.trim().slice(0, 30), Math.round(e.getBoundingClientRect().height)])
+  .filter(([, , height]) => height < tap)"""
+
+
+def test_every_control_on_a_small_phone_is_big_enough_for_a_finger(chromium, make_server):
+    """360x640: the home page's form, and a table in play with its folding parts (the score sheet,
+    the private link back to one's seat, the keyboard shortcuts) were 13-37 px tall."""
+    server = make_server()
+    contexts = [chromium.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+                for _ in range(2)]
+    try:
+        players = [Player(context.new_page(), name, phone=True)
+                   for context, name in zip(contexts, ("Ana", "Bea"), strict=True)]
+        players[0].page.goto(server.url + "/")
+        assert players[0].page.evaluate(SMALL_CONTROLS, TAP_PX) == []
+        seat_players(server.url, players, "draw", 100)
+        for player in players:
+            player.wait_version(2)
+            for folded in player.page.locator("details").all():  # open: what they hold is measured too
+                folded.evaluate("d => { d.open = true; }")
+            assert player.page.evaluate(SMALL_CONTROLS, TAP_PX) == [], player.name
+    finally:
+        for context in contexts:
+            close_within(context)
