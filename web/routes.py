@@ -36,6 +36,7 @@ from .security import (
     my_seat,
     protect,
     same_origin,
+    says,
     seat_cookie,
     share_url,
     urls_available,
@@ -178,11 +179,6 @@ def record(table_id: str):
     if data is None:
         abort(404, says("no_match", number=match_no))
     return jsonify(data)
-
-
-def says(code: str, **facts) -> str:
-    """The sentence for a refusal's code (templates/_refusals.html: words stay in templates)."""
-    return render_template("_refusals.html", code=code, facts=facts).strip()
 
 
 def words(error: GameError) -> str:

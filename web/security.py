@@ -123,11 +123,11 @@ def check_csrf() -> None:
     """Refuse a POST whose cookie the server did not sign, or whose token is not that cookie's."""
     cookie = _cookie_token()
     if cookie is None:
-        abort(403, refusal("forged"))
+        abort(403, says("forged"))
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
     token = unmask(sent)
     if token is None or not hmac.compare_digest(token, cookie.encode()):
-        abort(403, refusal("forged"))
+        abort(403, says("forged"))
 
 
 def browser_id() -> str | None:
@@ -169,9 +169,10 @@ def urls_available() -> bool:
     return request_ctx.url_adapter is not None
 
 
-def refusal(code: str) -> str:
-    """Why a request was refused (a forged token, a bad handshake), in the viewer's language."""
-    return render_template("_refusals.html", code=code, facts={}).strip()
+def says(code: str, **facts) -> str:
+    """The sentence for a refusal's code, in the viewer's language (templates/_refusals.html: words
+    stay in templates)."""
+    return render_template("_refusals.html", code=code, facts=facts).strip()
 
 
 def host_allowed() -> bool:
@@ -226,16 +227,16 @@ def check_handshake() -> None:
     connection = {word.strip().lower() for word in headers.get("Connection", "").split(",")}
     if (request.method != "GET" or headers.get("Upgrade", "").strip().lower() != "websocket"
             or "upgrade" not in connection):
-        abort(400, refusal("ws_address"))
+        abort(400, says("ws_address"))
     if not WS_KEY.fullmatch(headers.get("Sec-WebSocket-Key", "").strip()):
-        abort(400, refusal("ws_key"))
+        abort(400, says("ws_key"))
     if headers.get("Sec-WebSocket-Version", "").strip() != "13":
-        response = make_response(render_template("error.html", code=426, message=refusal("ws_version")), 426)
+        response = make_response(render_template("error.html", code=426, message=says("ws_version")), 426)
         response.headers["Sec-WebSocket-Version"] = "13"
         response.headers["Cache-Control"] = "no-store"
         abort(response)
     if not handshake_parses(request.environ):
-        abort(400, refusal("ws_malformed"))
+        abort(400, says("ws_malformed"))
 
 
 def handshake_parses(environ: dict) -> bool:

@@ -33,8 +33,8 @@ from .i18n import viewer_language
 from .limits import Budget
 from .parts import fichas
 from .render import flash_alone, send_whole
-from .routes import bp, says
-from .security import my_seat, seat_holder
+from .routes import bp
+from .security import my_seat, says, seat_holder
 
 log = logging.getLogger(__name__)
 ACTIONS = ("play", "pass", "draw", "next_round")  # what a page may send over its websocket
