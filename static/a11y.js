@@ -33,8 +33,7 @@
     started = true;
   }
 
-  // The last 10 s of the viewer's own clock, said once a turn with the seconds the clock shows
-  // (fewer than 10 when the turn began short: a seat that was away has 5 s, S4).
+  // The last 10 s of the viewer's own clock, said once a turn with the seconds it shows (5 after a reload: S4).
   var lateSaid = null;
   setInterval(function () {
     var me = document.getElementById("announce-me");

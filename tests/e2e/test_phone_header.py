@@ -12,14 +12,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import close_within
+from .conftest import TIMEOUT_MS, close_within
 from .players import Player, Stats, play_one_move, seat_players
 from .test_browser import BLOCK_SEED, seeded
 from .test_keyboard import speak
 
 pytestmark = pytest.mark.browser
 
-PHONES = {"360x640": {"width": 360, "height": 640}, "390x844": {"width": 390, "height": 844}}
+PHONES = {"360x640": (360, 640), "390x844": (390, 844)}  # width, height
 TAP_PX = 40  # a finger's tap target, at the least (Material asks 48 dp, Apple 44 pt)
 LINK_PX = 112  # the link field: some fourteen characters, the start of the address (the site)
 CONTROLS = "#share-link, .share .copy, #sound, .langs a"
@@ -33,55 +33,63 @@ def overlap(a: dict, b: dict) -> bool:
             and min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) > 1)
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "da"])
-@pytest.mark.parametrize("size", list(PHONES))
-def test_a_hosts_header_on_a_phone_covers_nothing_and_every_control_can_be_tapped(chromium, make_server,
-                                                                                  size, lang):
-    server = make_server()
-    context = chromium.new_context(viewport=PHONES[size], is_mobile=True, has_touch=True)
-    try:
-        context.set_default_timeout(10_000)
-        host = Player(context.new_page(), "Ana", phone=True)
-        link = host.create(server.url, "block", 2, 100)
-        speak(host.page, link, lang)
-        page = host.page
-        expect(page.locator("#sound")).to_be_visible()
-        boxes = page.evaluate(BOXES, CONTROLS)
-        assert len(boxes) == 6, boxes  # the link, Copy, Sound and three languages
-        width = PHONES[size]["width"]
-        for b in boxes:
-            assert b["x"] >= 0 and b["x"] + b["w"] <= width, ("off the screen", b)
-            assert b["h"] >= TAP_PX, ("too small to tap", b)
-        for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
-                assert not overlap(a, b), ("one over another", a, b)
-        assert boxes[0]["w"] >= LINK_PX, ("the link is too narrow to read", boxes[0])
-        copy = page.locator(".share .copy")  # the button's words fit in it, none cut off
-        assert copy.evaluate("e => e.scrollWidth <= e.clientWidth"), copy.inner_text()
-    finally:
+@pytest.fixture
+def phones(chromium, make_server):
+    """Make Players on phones of one size (width, height), each in a browser context of its own;
+    the contexts close before the server stops."""
+    made = []
+
+    def make(width: int, height: int, names: tuple[str, ...]) -> list[Player]:
+        players = []
+        for name in names:
+            context = chromium.new_context(viewport={"width": width, "height": height}, is_mobile=True,
+                                           has_touch=True)
+            context.set_default_timeout(TIMEOUT_MS)
+            made.append(context)
+            players.append(Player(context.new_page(), name, phone=True))
+        return players
+    yield make
+    for context in made:
         close_within(context)
 
 
-def test_a_phone_held_sideways_pins_the_panel_only_on_its_players_turn(chromium, make_server):
+@pytest.mark.parametrize("lang", ["en", "es", "da"])
+@pytest.mark.parametrize("size", list(PHONES))
+def test_a_hosts_header_on_a_phone_covers_nothing_and_every_control_can_be_tapped(phones, make_server,
+                                                                                  size, lang):
+    server = make_server()
+    [host] = phones(*PHONES[size], ("Ana",))
+    link = host.create(server.url, "block", 2, 100)
+    speak(host.page, link, lang)
+    page = host.page
+    expect(page.locator("#sound")).to_be_visible()
+    boxes = page.evaluate(BOXES, CONTROLS)
+    assert len(boxes) == 6, boxes  # the link, Copy, Sound and three languages
+    width = PHONES[size][0]
+    for b in boxes:
+        assert b["x"] >= 0 and b["x"] + b["w"] <= width, ("off the screen", b)
+        assert b["h"] >= TAP_PX, ("too small to tap", b)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not overlap(a, b), ("one over another", a, b)
+    assert boxes[0]["w"] >= LINK_PX, ("the link is too narrow to read", boxes[0])
+    copy = page.locator(".share .copy")  # the button's words fit in it, none cut off
+    assert copy.evaluate("e => e.scrollWidth <= e.clientWidth"), copy.inner_text()
+
+
+def test_a_phone_held_sideways_pins_the_panel_only_on_its_players_turn(phones, make_server):
     """640x360: the panel of a seat waiting for its turn scrolls with the page (pinned, it hid three
     quarters of the screen); the seat to play keeps its hand in reach at the bottom."""
     server = make_server()
-    contexts = [chromium.new_context(viewport={"width": 640, "height": 360}, is_mobile=True, has_touch=True)
-                for _ in range(2)]
-    try:
-        players = [Player(context.new_page(), name, phone=True)
-                   for context, name in zip(contexts, ("Ana", "Bea"), strict=True)]
-        link = players[0].create(server.url, "block", 2, 100)
-        players[1].join(link)
-        for player in players:
-            player.wait_version(2)
-        turn = players[0].turn()
-        for seat, player in enumerate(players):
-            position = player.page.locator("#me").evaluate("e => getComputedStyle(e).position")
-            assert position == ("sticky" if seat == turn else "static"), (seat, turn, position)
-    finally:
-        for context in contexts:
-            close_within(context)
+    players = phones(640, 360, ("Ana", "Bea"))
+    link = players[0].create(server.url, "block", 2, 100)
+    players[1].join(link)
+    for player in players:
+        player.wait_version(2)
+    turn = players[0].turn()
+    for seat, player in enumerate(players):
+        position = player.page.locator("#me").evaluate("e => getComputedStyle(e).position")
+        assert position == ("sticky" if seat == turn else "static"), (seat, turn, position)
 
 
 # Each seat's name, and whether it is cut (an ellipsis) or a badge of it breaks inside a word.
@@ -95,28 +103,21 @@ NAMES_SHOWN = """() => [...document.querySelectorAll("article.seat h3")].map(h =
 
 
 @pytest.mark.parametrize("lang", ["es", "da"])
-def test_a_short_name_is_shown_whole_beside_its_badges_on_a_phone(chromium, make_server, lang):
+def test_a_short_name_is_shown_whole_beside_its_badges_on_a_phone(phones, make_server, lang):
     """390x844, four seats: "Ana, anfitrión" in the narrow top row showed "A…" beside a badge broken
     in two ("anfitrió / n"). A short name is shown whole; a badge that does not fit goes below it."""
     server = make_server()
-    contexts = [chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-                for _ in range(4)]
-    try:
-        players = [Player(context.new_page(), name, phone=True)
-                   for context, name in zip(contexts, ("Ana", "Bea", "Carl", "Dan"), strict=True)]
-        link = players[0].create(server.url, "partnership", 4, 100)
-        for player in players[1:]:
-            player.join(link)
-        for player in players:
-            player.wait_version(4)
-            speak(player.page, link, lang)
-            player.wait_version(4)
-            shown = player.page.evaluate(NAMES_SHOWN)
-            assert len(shown) == 4, shown
-            assert not any(seat["cut"] or seat["broken"] for seat in shown), (player.name, shown)
-    finally:
-        for context in contexts:
-            close_within(context)
+    players = phones(390, 844, ("Ana", "Bea", "Carl", "Dan"))
+    link = players[0].create(server.url, "partnership", 4, 100)
+    for player in players[1:]:
+        player.join(link)
+    for player in players:
+        player.wait_version(4)
+        speak(player.page, link, lang)
+        player.wait_version(4)
+        shown = player.page.evaluate(NAMES_SHOWN)
+        assert len(shown) == 4, shown
+        assert not any(seat["cut"] or seat["broken"] for seat in shown), (player.name, shown)
 
 
 # What a finger at each of the four points 20 px from the target's centre (left, right, up, down) lands
@@ -128,36 +129,29 @@ TAP_AREA = """e => { e.scrollIntoView({block: "center", inline: "center"});
     return hit && e.contains(hit) ? "target" : hit && `${hit.tagName}#${hit.id}.${hit.className}`; }); }"""
 
 
-def test_the_ends_to_tap_for_a_tile_that_fits_both_are_big_enough_for_a_finger(chromium, make_server):
+def test_the_ends_to_tap_for_a_tile_that_fits_both_are_big_enough_for_a_finger(phones, make_server):
     """360x640: the glowing ends were drawn 30x14 px (the line's grid sizes them); their tap area is
     larger than what is drawn, and the line does not move for it."""
     server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6; a tile later fits both ends
-    contexts = [chromium.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
-                for _ in range(2)]
-    try:
-        players = [Player(context.new_page(), name, phone=True)
-                   for context, name in zip(contexts, ("Ana", "Bea"), strict=True)]
-        seat_players(server.url, players, "block", 100)
-        stats = Stats()
-        for _ in range(30):
-            turn = players[0].turn()
-            assert turn is not None, "the round ended before a tile fitted both ends"
-            page = players[turn].page
-            both = page.locator("#me label.tile-btn.fits")
-            if both.count():
-                break
-            play_one_move(players, stats)
-        else:
-            raise AssertionError(f"the seeded deal no longer has a tile that fits both ends: {stats}")
-        both.first.tap()
-        for end in ("left", "right"):
-            target = page.locator(f"#line .end-target[data-end={end}]")
-            expect(target).to_have_css("pointer-events", "auto")
-            landed = target.evaluate(TAP_AREA)
-            assert landed == ["target"] * 4, (end, target.bounding_box(), landed)
-    finally:
-        for context in contexts:
-            close_within(context)
+    players = phones(360, 640, ("Ana", "Bea"))
+    seat_players(server.url, players, "block", 100)
+    stats = Stats()
+    for _ in range(30):
+        turn = players[0].turn()
+        assert turn is not None, "the round ended before a tile fitted both ends"
+        page = players[turn].page
+        both = page.locator("#me label.tile-btn.fits")
+        if both.count():
+            break
+        play_one_move(players, stats)
+    else:
+        raise AssertionError(f"the seeded deal no longer has a tile that fits both ends: {stats}")
+    both.first.tap()
+    for end in ("left", "right"):
+        target = page.locator(f"#line .end-target[data-end={end}]")
+        expect(target).to_have_css("pointer-events", "auto")
+        landed = target.evaluate(TAP_AREA)
+        assert landed == ["target"] * 4, (end, target.bounding_box(), landed)
 
 
 # Every control a finger may need (buttons, menus, the folding parts, the labels of boxes to tick)
@@ -171,23 +165,16 @@ SMALL_CONTROLS = """tap => [...document.querySelectorAll(
   .filter(([, , height]) => height < tap)"""
 
 
-def test_every_control_on_a_small_phone_is_big_enough_for_a_finger(chromium, make_server):
+def test_every_control_on_a_small_phone_is_big_enough_for_a_finger(phones, make_server):
     """360x640: the home page's form, and a table in play with its folding parts (the score sheet,
     the private link back to one's seat, the keyboard shortcuts) were 13-37 px tall."""
     server = make_server()
-    contexts = [chromium.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
-                for _ in range(2)]
-    try:
-        players = [Player(context.new_page(), name, phone=True)
-                   for context, name in zip(contexts, ("Ana", "Bea"), strict=True)]
-        players[0].page.goto(server.url + "/")
-        assert players[0].page.evaluate(SMALL_CONTROLS, TAP_PX) == []
-        seat_players(server.url, players, "draw", 100)
-        for player in players:
-            player.wait_version(2)
-            for folded in player.page.locator("details").all():  # open: what they hold is measured too
-                folded.evaluate("d => { d.open = true; }")
-            assert player.page.evaluate(SMALL_CONTROLS, TAP_PX) == [], player.name
-    finally:
-        for context in contexts:
-            close_within(context)
+    players = phones(360, 640, ("Ana", "Bea"))
+    players[0].page.goto(server.url + "/")
+    assert players[0].page.evaluate(SMALL_CONTROLS, TAP_PX) == []
+    seat_players(server.url, players, "draw", 100)
+    for player in players:
+        player.wait_version(2)
+        for folded in player.page.locator("details").all():  # open: what they hold is measured too
+            folded.evaluate("d => { d.open = true; }")
+        assert player.page.evaluate(SMALL_CONTROLS, TAP_PX) == [], player.name
