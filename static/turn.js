@@ -69,6 +69,12 @@
     if (by) window.scrollBy(0, by);
   }
 
+  // Choosing a tile that fits both ends shows the choice in the panel, which grows over the felt:
+  // the ends to tap come back in sight.
+  document.addEventListener("change", function (e) {
+    if (e.target.name === "tile" && e.target.checked && e.target.closest("#me")) showEnds();
+  });
+
   // After every swap: the title follows #me's turn; a new turn chimes and buzzes.
   function follow() {
     var main = document.querySelector("main.play");

@@ -129,9 +129,14 @@ TAP_AREA = """e => { e.scrollIntoView({block: "center", inline: "center"});
     return hit && e.contains(hit) ? "target" : hit && `${hit.tagName}#${hit.id}.${hit.className}`; }); }"""
 
 
+ENDS_IN_SIGHT = """() => { const box = id => document.getElementById(id).getBoundingClientRect();
+  return ["end-left", "end-right"].every(id => box(id).top >= 0 && box(id).bottom <= box("me").top); }"""
+
+
 def test_the_ends_to_tap_for_a_tile_that_fits_both_are_big_enough_for_a_finger(phones, make_server):
-    """360x640: the glowing ends were drawn 30x14 px (the line's grid sizes them); their tap area is
-    larger than what is drawn, and the line does not move for it."""
+    """360x640: the glowing ends were drawn 30x14 px (the line's grid sizes them), and the panel grown
+    to show the choice hid them; they come back in sight, and their tap area is larger than what is
+    drawn (the line does not move for it)."""
     server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6; a tile later fits both ends
     players = phones(360, 640, ("Ana", "Bea"))
     seat_players(server.url, players, "block", 100)
@@ -147,6 +152,8 @@ def test_the_ends_to_tap_for_a_tile_that_fits_both_are_big_enough_for_a_finger(p
     else:
         raise AssertionError(f"the seeded deal no longer has a tile that fits both ends: {stats}")
     both.first.tap()
+    # The panel grows to show the choice: the ends to tap are scrolled back into sight above it.
+    page.wait_for_function(ENDS_IN_SIGHT, polling=100)
     for end in ("left", "right"):
         target = page.locator(f"#line .end-target[data-end={end}]")
         expect(target).to_have_css("pointer-events", "auto")
