@@ -1,10 +1,9 @@
-"""A table on a small phone, in every language: a header with nothing covered and everything
-tappable, and a panel that hides the felt only when it must.
+"""Fichas on a small phone, in every language, measured on the real page in Chromium.
 
-A host waiting for friends on a 360x640 phone has one thing to do: copy the link. Measured on the
-real page in Chromium: the link field, its Copy button, the Sound button and the language links lie
-inside the screen, none over another, each at least TAP_PX tall; the link shows enough of itself
-to be recognised. Spanish has the longest words ("Copiar enlace", "Sonido desactivado").
+Every control is big enough for a finger (at least TAP_PX tall; the line's ends have a tap area
+larger than what is drawn), none covers another, the header's link shows enough of itself to be
+recognised, a name is shown whole beside its badges, and the hand's panel hides the felt only
+when it must. Spanish has the longest words ("Copiar enlace", "Sonido desactivado", "anfitrión").
 """
 
 from __future__ import annotations
@@ -57,6 +56,8 @@ def phones(chromium, make_server):
 @pytest.mark.parametrize("size", list(PHONES))
 def test_a_hosts_header_on_a_phone_covers_nothing_and_every_control_can_be_tapped(phones, make_server,
                                                                                   size, lang):
+    """A host waiting for friends has one thing to do: copy the link. At 360 px the Sound button
+    covered the Copy button ("Co…" in Spanish) and the link was 10 px wide."""
     server = make_server()
     [host] = phones(*PHONES[size], ("Ana",))
     link = host.create(server.url, "block", 2, 100)
