@@ -170,9 +170,22 @@
   });
 
   // -- forms: focus goes to the first field in error ------------------------------------------
+  // A page opened as a round begins (the join that filled the table lands on one) says how it
+  // began, and whose turn it is: nothing on the page reads "Round 1 begins" out, and no move
+  // will come before the opener's. Later than the load, when screen readers listen to the region.
+  function sayBeginning() {
+    var version = document.getElementById("version");
+    if (!version || version.dataset.phase !== "playing" || version.dataset.moves !== "0") return;
+    ["announce-src", "announce-me"].forEach(function (id) {
+      var src = document.getElementById(id);
+      if (src && src.dataset.key) say("announcer", src.textContent);
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     showShortcuts();
     announce();
+    setTimeout(sayBeginning, 500);
     myTurn = !!document.querySelector("#me.my-turn");
     var wrong = document.querySelector("[aria-invalid=true]");
     if (wrong) wrong.focus();

@@ -179,12 +179,14 @@ def test_s4_a_turn_cut_short_by_a_reload_is_announced_with_the_seconds_really_le
     assert not any("10 seconds" in sentence for sentence in mover.page.evaluate("window.heard"))
 
 
-def test_a_host_waiting_for_friends_hears_each_seat_taken(open_page, make_server):
+def test_a_host_waiting_for_friends_hears_each_seat_taken_and_the_last_to_join_the_start(open_page, make_server):
     """Before the match nothing moves on the felt: what a waiting host hears is each seat taken and
-    how many are still awaited, then the first round's start."""
+    how many are still awaited, then the first round's start. The player whose seat filled the table
+    lands on a new page: it says how the round began and whose turn it is (once)."""
     server = make_server()
     pages = [open_page() for _ in range(3)]
-    pages[0].context.add_init_script(script=LISTEN)
+    for page in (pages[0], pages[2]):
+        page.context.add_init_script(script=LISTEN)
     ana, bea, carl = (Player(page, name) for page, name in zip(pages, ("Ana", "Bea", "Carl"), strict=True))
     link = ana.create(server.url, "block", 3, 100)
     bea.join(link)
@@ -193,3 +195,8 @@ def test_a_host_waiting_for_friends_hears_each_seat_taken(open_page, make_server
     expect(ana.page.locator("#announcer")).to_contain_text("Round 1 begins")
     heard = ana.page.evaluate("window.heard")
     assert heard.count("Bea took a seat. Waiting for 1 more player.") == 1, heard
+    expect(carl.page.locator("#announcer")).to_contain_text(re.compile(r"Round 1 begins: \w+ opens"))
+    expect(carl.page.locator("#announcer")).to_contain_text(re.compile(r"\w+ to play\."))
+    carl.page.wait_for_timeout(700)  # the page's own whole table comes over its websocket meanwhile
+    heard = carl.page.evaluate("window.heard")
+    assert sum("Round 1 begins" in sentence for sentence in heard) == 1, heard
