@@ -179,7 +179,7 @@ def test_s4_a_turn_cut_short_by_a_reload_is_announced_with_the_seconds_really_le
     assert not any("10 seconds" in sentence for sentence in mover.page.evaluate("window.heard"))
 
 
-def test_a_host_waiting_for_friends_hears_each_seat_taken_and_the_last_to_join_the_start(open_page, make_server):
+def test_a_waiting_host_hears_each_seat_taken_and_the_last_to_join_hears_the_start(open_page, make_server):
     """Before the match nothing moves on the felt: what a waiting host hears is each seat taken and
     how many are still awaited, then the first round's start. The player whose seat filled the table
     lands on a new page: it says how the round began and whose turn it is (once)."""
