@@ -136,6 +136,12 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+# Unicode categories a name may not hold: controls, formats (a right-to-left override), surrogates, ...
+REFUSED_IN_NAMES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+# ... but the joiners, formats too: inside many emoji ("a woman at a laptop") and Persian and Indic names.
+JOINERS = "\u200c\u200d"
+
+
 def clean_name(name) -> str:
     """A player's name: 1-24 characters after trimming, no control characters."""
     if not isinstance(name, str):
@@ -145,7 +151,7 @@ def clean_name(name) -> str:
         raise BadInput("Please give a name.", "no_name")
     if len(name) > NAME_MAX:
         raise BadInput(f"A name has at most {NAME_MAX} characters.", "name_long", max=NAME_MAX)
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in name):
+    if any(unicodedata.category(c) in REFUSED_IN_NAMES and c not in JOINERS for c in name):
         raise BadInput("A name cannot contain control characters.", "name_control")
     return name
 

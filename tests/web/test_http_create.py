@@ -154,6 +154,14 @@ def test_create_trims_the_name(app, new_browser):
     assert db_rows(app, "SELECT name FROM seats") == [("y" * 24,)]
 
 
+@pytest.mark.parametrize("name", ["Ana 👩\u200d💻", "Ana 🏳\ufe0f\u200d🌈", "Nik\u200cnam"])
+def test_create_takes_names_with_joiners(app, new_browser, name):
+    """The joiners are format characters, as a right-to-left override is: but common emoji ("a woman at
+    a laptop") and Persian and Indic names hold them."""
+    assert create(new_browser(), name=name).status_code == 303
+    assert db_rows(app, "SELECT name FROM seats") == [(name,)]
+
+
 def test_refused_name_is_shown_escaped(app, new_browser):
     script = "<img src=x onerror=alert(1)>"  # 28 characters: refused, and shown back as text
     html = create(new_browser(), name=script).get_data(as_text=True)
