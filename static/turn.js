@@ -51,7 +51,8 @@
 
   function state() {
     var table = document.getElementById("table");
-    return table ? {round: Number(table.dataset.round), moves: Number(table.dataset.moves)} : null;
+    return table ? {round: Number(table.dataset.round), moves: Number(table.dataset.moves),
+                    playing: table.dataset.phase === "playing"} : null;
   }
 
   // When a turn begins, the line's open ends in sight: on a phone the hand panel (#me, sticky at
@@ -95,7 +96,8 @@
     hidden = null;
     if (!note || !before || !after) return;
     var text = "";
-    if (after.round !== before.round) text = note.dataset.round;
+    // A round's number changes only at the next deal: a round that ended since shows its result now.
+    if (after.round !== before.round || (before.playing && !after.playing)) text = note.dataset.round;
     else if (after.moves - before.moves === 1) text = note.dataset.one;
     else if (after.moves > before.moves) text = note.dataset.many.replace("#", after.moves - before.moves);
     if (!text) return;

@@ -279,21 +279,39 @@ def test_the_smaller_points_of_issue_10(people, make_server, chromium):
     expect(host.page.locator("#sound")).to_have_text("Sound on")
 
 
+HIDE = ("v => { Object.defineProperty(document, 'hidden', {value: v, configurable: true}); "
+        "document.dispatchEvent(new Event('visibilitychange')); }")  # the tab hidden (True) or shown again
+
+
 def test_a_page_back_from_the_background_says_what_it_missed(people, make_server):
     server = make_server(**seeded(PARTNERSHIP_SEED))
     players = people("360x640", 4)
     seat_players(server.url, players, "partnership", 100)
     away = players[2]
     away.wait_version(4)
-    hide = "v => { Object.defineProperty(document, 'hidden', {value: v, configurable: true}); " \
-           "document.dispatchEvent(new Event('visibilitychange')); }"
-    away.page.evaluate(hide, True)
+    away.page.evaluate(HIDE, True)
     stats = Stats()
     play_one_move(players, stats)
     play_one_move(players, stats)
-    away.page.evaluate(hide, False)
+    away.page.evaluate(HIDE, False)
     expect(away.page.locator("#away")).to_be_visible()
     expect(away.page.locator("#away")).to_have_text("2 moves while you were away.")
+
+
+def test_a_page_back_after_its_round_ended_says_so(people, make_server):
+    """The round's number changes only at the next deal: a page hidden while the round ended (its
+    result on the table, the pause running) must not count moves, but point to the result."""
+    server = make_server(**seeded(BLOCK_SEED))
+    players = people("360x640", 2)
+    seat_players(server.url, players, "block", 100)
+    away = players[1]
+    away.wait_version(2)
+    away.page.evaluate(HIDE, True)
+    stats = Stats()
+    while play_one_move(players, stats):
+        pass
+    away.page.evaluate(HIDE, False)
+    expect(away.page.locator("#away")).to_have_text("A round ended while you were away: the result is below.")
 
 
 def test_revealed_hands_are_as_large_as_the_hand(people, make_server):
