@@ -186,3 +186,26 @@ def test_every_control_on_a_small_phone_is_big_enough_for_a_finger(phones, make_
         for folded in player.page.locator("details").all():  # open: what they hold is measured too
             folded.evaluate("d => { d.open = true; }")
         assert player.page.evaluate(SMALL_CONTROLS, TAP_PX) == [], player.name
+
+
+@pytest.mark.parametrize("lang", ["en", "da"])
+def test_the_score_sheet_on_a_phone_shows_every_name_and_a_blocked_round_whole(phones, make_server, lang):
+    """The sheet's headers were cut with an ellipsis ("1 blo…", "María José de l…") and the whole
+    name was only in a tooltip, which a phone cannot show: they wrap now. Danish says "blokeret"."""
+    server = make_server(**seeded(BLOCK_SEED))  # the round blocks
+    players = phones(*PHONES["390x844"], ("María José de las Nieves", "Bartholomew Fitzgerald J"))
+    seat_players(server.url, players, "block", 100)
+    stats = Stats()
+    while play_one_move(players, stats):
+        pass
+    page = players[0].page
+    speak(page, server.url, lang)
+    page.locator("#sheet summary").click()
+    cells = page.locator(".sheet-table th")
+    expect(cells.first).to_be_visible()
+    cut = page.evaluate("""() => [...document.querySelectorAll('.sheet-table th, .sheet-table th *')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")
+    assert cut == [], cut
+    blocked = page.locator(".sheet-table tbody th small")
+    expect(blocked).to_have_text({"en": "blocked", "da": "blokeret"}[lang])
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
