@@ -123,11 +123,13 @@ def sheet_key(context: dict) -> tuple | None:
 
 
 def result_key(context: dict) -> tuple | None:
-    """The round's result, the match's end and the next round's countdown (templates/_result_box.html)."""
+    """The round's result, the match's end and the next round's countdown (templates/_result_box.html);
+    once the match is over, whether the host is away (then any player may start the next)."""
     rnd, view = context["rnd"], context["view"]
     if not rnd or not rnd["result"]:
         return None
-    return (repr(rnd["result"]), view["match_over"], view["winner_name"], context["due"])
+    away = view["match_over"] and context["host_away"]
+    return (repr(rnd["result"]), view["match_over"], view["winner_name"], context["due"], away)
 
 
 def ends_key(context: dict) -> str:

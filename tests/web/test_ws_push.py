@@ -1,5 +1,6 @@
 """The websocket against a real server: pushes to every viewer, refreshes, origin, presence, size."""
 
+import random
 import re
 
 import pytest
@@ -12,6 +13,7 @@ from helpers.pages import (
     hand_texts,
     handshake_status,
     line_of,
+    play_until,
     screen,
     seat_panels,
     seat_up,
@@ -174,3 +176,22 @@ def test_a_big_websocket_message_closes_the_socket(server):
     assert players[0].socket.close_reason == 1009  # "message too big"
     wait_until(lambda: not table.connected(0))
     assert server.app.extensions["fichas"].hub.count() == 0
+
+
+def test_at_the_match_end_a_guest_is_told_the_host_left_and_that_anyone_may_start_the_next(server):
+    """The guests' panel offers "New match, same seats" once the host is away (S4): the result box,
+    which said only the host could start it, now says the same as the button (it is re-sent)."""
+    url, players = seat_up(server, "block", 2, NAMES[:2])
+    table = live(server, url)
+    play_until(server.app, url, players, random.Random(5), lambda t: t.phase == "over")
+    for player in players:
+        player.connect()
+        player.wait_version(table.version)
+    guest = players[1]
+    assert "Ana, the host, can start a new match" in shown_now(guest)
+    count = len(guest.messages)
+    players[0].close()
+    wait_new(guest, count, lambda m: "is away" in m)
+    shown = shown_now(guest)
+    assert "Ana, the host, is away: any player can start a new match with the same seats." in shown
+    assert "the host, can start" not in shown and "New match, same seats" in shown
