@@ -189,9 +189,11 @@ def test_every_control_on_a_small_phone_is_big_enough_for_a_finger(phones, make_
 
 
 @pytest.mark.parametrize("lang", ["en", "da"])
-def test_the_score_sheet_on_a_phone_shows_every_name_and_a_blocked_round_whole(phones, make_server, lang):
-    """The sheet's headers were cut with an ellipsis ("1 blo…", "María José de l…") and the whole
-    name was only in a tooltip, which a phone cannot show: they wrap now. Danish says "blokeret"."""
+def test_a_rounds_end_on_a_phone_leaves_the_line_in_sight_and_the_sheet_whole(phones, make_server, lang):
+    """The result box, pinned at the top, took half the screen on a phone: the line and the hands
+    shown could not be seen whole beside it. It scrolls away now. The sheet's headers were cut with
+    an ellipsis ("1 blo…", "María José de l…"), the whole name only in a tooltip, which a phone cannot
+    show: they wrap now. Danish says "blokeret"."""
     server = make_server(**seeded(BLOCK_SEED))  # the round blocks
     players = phones(*PHONES["390x844"], ("María José de las Nieves", "Bartholomew Fitzgerald J"))
     seat_players(server.url, players, "block", 100)
@@ -200,6 +202,10 @@ def test_the_score_sheet_on_a_phone_shows_every_name_and_a_blocked_round_whole(p
         pass
     page = players[0].page
     speak(page, server.url, lang)
+    expect(page.locator("#table .result")).to_be_visible()
+    page.evaluate("document.getElementById('line').scrollIntoView({block: 'start'})")
+    result, line = (page.evaluate(BOXES, sel)[0] for sel in ("#table .result", "#line"))
+    assert not overlap(result, line), (result, line)
     page.locator("#sheet summary").click()
     cells = page.locator(".sheet-table th")
     expect(cells.first).to_be_visible()
