@@ -196,6 +196,11 @@ def test_d3_block_with_two_players_ends_blocked_and_reveals_both_hands(open_page
     assert stats.passes >= 1 and stats.both_ends >= 1, f"the seeded deal no longer covers: {stats}"
     check_reveal(players, {p.seat: p.hand() for p in players})
     expect(players[0].page.locator(".result")).to_contain_text("Blocked: nobody could place")
+    # D6 in numbers: what the others hold, less one's own (a player adding up the hands left sees why).
+    how = players[0].page.locator(".result .how").inner_text()
+    sums = re.search(r"hand \((\d+)\).* scores (\d+)\. That is (\d+) in the other hands less (\d+)", how)
+    own, points, others, less = map(int, sums.groups())
+    assert less == own and points == others - own, how
 
 
 def test_d3_draw_with_two_players_draws_by_clicking(open_page, make_server):
