@@ -283,35 +283,27 @@ HIDE = ("v => { Object.defineProperty(document, 'hidden', {value: v, configurabl
         "document.dispatchEvent(new Event('visibilitychange')); }")  # the tab hidden (True) or shown again
 
 
-def test_a_page_back_from_the_background_says_what_it_missed(people, make_server):
-    server = make_server(**seeded(PARTNERSHIP_SEED))
-    players = people("360x640", 4)
-    seat_players(server.url, players, "partnership", 100)
-    away = players[2]
-    away.wait_version(4)
+@pytest.mark.parametrize(("seed", "variant", "seats", "moves", "said"), [
+    (PARTNERSHIP_SEED, "partnership", 4, 2, "2 moves while you were away."),
+    # The round's number changes only at the next deal: a round that ended (its result on the table,
+    # the pause running) is not a count of moves.
+    (BLOCK_SEED, "block", 2, None, "A round ended while you were away: the result is below."),
+])
+def test_a_page_back_from_the_background_says_what_it_missed(people, make_server, seed, variant, seats, moves,
+                                                             said):
+    server = make_server(**seeded(seed))
+    players = people("360x640", seats)
+    seat_players(server.url, players, variant, 100)
+    away = players[-1]
+    away.wait_version(seats)
     away.page.evaluate(HIDE, True)
     stats = Stats()
-    play_one_move(players, stats)
-    play_one_move(players, stats)
+    for _ in range(moves or 1000):  # None: until the round is over
+        if not play_one_move(players, stats):
+            break
     away.page.evaluate(HIDE, False)
     expect(away.page.locator("#away")).to_be_visible()
-    expect(away.page.locator("#away")).to_have_text("2 moves while you were away.")
-
-
-def test_a_page_back_after_its_round_ended_says_so(people, make_server):
-    """The round's number changes only at the next deal: a page hidden while the round ended (its
-    result on the table, the pause running) must not count moves, but point to the result."""
-    server = make_server(**seeded(BLOCK_SEED))
-    players = people("360x640", 2)
-    seat_players(server.url, players, "block", 100)
-    away = players[1]
-    away.wait_version(2)
-    away.page.evaluate(HIDE, True)
-    stats = Stats()
-    while play_one_move(players, stats):
-        pass
-    away.page.evaluate(HIDE, False)
-    expect(away.page.locator("#away")).to_have_text("A round ended while you were away: the result is below.")
+    expect(away.page.locator("#away")).to_have_text(said)
 
 
 def test_revealed_hands_are_as_large_as_the_hand(people, make_server):
