@@ -169,7 +169,7 @@
     try { localStorage.setItem(SHORTCUTS, e.target.checked ? "on" : "off"); } catch (err) { /* not kept */ }
   });
 
-  // -- forms: focus goes to the first field in error ------------------------------------------
+  // -- the page's first state ---------------------------------------------------------------
   // A page opened as a round begins (the join that filled the table lands on one) says how it
   // began, and whose turn it is: nothing on the page reads "Round 1 begins" out, and no move
   // will come before the opener's. Later than the load, when screen readers listen to the region.
@@ -182,6 +182,7 @@
     });
   }
 
+  // -- on load: the shortcuts switch, the first state, and a form's first field in error -----
   document.addEventListener("DOMContentLoaded", function () {
     showShortcuts();
     announce();
