@@ -76,10 +76,26 @@
     if (e.target.name === "tile" && e.target.checked && e.target.closest("#me")) showEnds();
   });
 
-  // After every swap: the title follows #me's turn; a new turn chimes and buzzes.
+  // A round's result, once a round. On a phone it scrolls with the page (pinned, it hid the line and
+  // the hands shown: static/fichas.css), so the page brings it into sight when it appears, clear of
+  // the panel; the player then scrolls on to the hands. Pinned elsewhere: in sight already.
+  var resultShown = false;
+  function showResult() {
+    var result = document.querySelector("#table .result");
+    if (!result) { resultShown = false; return; }
+    if (resultShown) return;
+    resultShown = true;
+    if (getComputedStyle(result).position === "sticky") return;
+    var box = result.getBoundingClientRect(), me = document.getElementById("me");
+    var limit = me ? me.getBoundingClientRect().top : window.innerHeight;
+    if (box.top < 0 || box.bottom > limit) window.scrollBy(0, box.top - 8);
+  }
+
+  // After every swap: the title follows #me's turn; a new turn chimes and buzzes; a result comes in sight.
   function follow() {
     var main = document.querySelector("main.play");
     if (!main) return;
+    showResult();
     if (baseTitle === null) baseTitle = document.title;
     var now = !!document.querySelector("#me.my-turn");
     if (now === mine) return;
