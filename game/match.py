@@ -32,6 +32,9 @@ class Match:
         self.target = target
         self.players = list(players) if players else [f"Seat {s + 1}" for s in range(seats)]
         self.rounds: list[Round] = []
+        # The names each round was dealt with: a seat may change hands between rounds (the host hands
+        # it over), and a round's result and log must keep naming who played it.
+        self.round_players: list[list[str]] = []
         self.scores = [0] * self.variant.side_count(seats)  # by side, over the finished rounds
         self.winner: int | None = None  # T11: the first side to reach the target
 
@@ -47,6 +50,10 @@ class Match:
         """True once a side has reached the target."""
         return self.winner is not None
 
+    def players_of(self, rnd: Round) -> list[str]:
+        """The names `rnd` (one of this match's rounds) was dealt with."""
+        return self.round_players[rnd.number - 1]
+
     def side_of(self, seat: int) -> int:
         """The side a seat scores for."""
         return self.variant.side_of(seat)
@@ -56,7 +63,7 @@ class Match:
     def start_round(self, rng: random.Random) -> Round:
         """Deal the next round and play it (the previous one must be over, the match not)."""
         rnd = self.deal_next(rng)
-        self.rounds.append(rnd)
+        self.add_round(rnd)
         return rnd
 
     def deal_next(self, rng: random.Random) -> Round:
@@ -68,9 +75,11 @@ class Match:
         previous = self.round.opener if self.round else None
         return Round.deal(self.variant, self.seats, rng, len(self.rounds) + 1, previous)
 
-    def add_round(self, rnd: Round) -> None:
-        """Append a round replayed from a record (its place already checked); count its result."""
+    def add_round(self, rnd: Round, players: list[str] | None = None) -> None:
+        """Append a round dealt or replayed from a record (its place already checked), played by
+        `players` (None: the match's players now); count its result."""
         self.rounds.append(rnd)
+        self.round_players.append(list(players) if players else list(self.players))
         if rnd.result is not None:
             self._count(rnd.result)
 
@@ -141,5 +150,5 @@ class Match:
         rounds = [r for r in self.rounds if include_current or r.over]
         return {"format": "domino-match/1", "variant": self.variant.name, "seats": self.seats,
                 "target": self.target, "players": list(self.players),
-                "rounds": [r.to_dict() for r in rounds],
+                "rounds": [{**r.to_dict(), "players": list(self.players_of(r))} for r in rounds],
                 "scores": list(self.scores), "winner": self.winner}

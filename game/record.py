@@ -60,12 +60,22 @@ def _replay(data: dict) -> Match:
         previous = match.round.opener if match.round else None
         rnd = load_round(round_data, match.variant, previous)
         _check_outcome(rnd, round_data)
-        match.add_round(rnd)
+        match.add_round(rnd, _round_players(match, round_data))
     if "scores" in data and data["scores"] != match.scores:
         raise BadRecord(f"The scores should be {match.scores}, not {data['scores']}.")
     if "winner" in data and data["winner"] != match.winner:
         raise BadRecord(f"The winner should be {match.winner}, not {data['winner']}.")
     return match
+
+
+def _round_players(match: Match, round_data: dict) -> list[str] | None:
+    """The names a round was played under (a seat may change hands between rounds); None: not
+    recorded (a record made before they were), so the match's players."""
+    players = round_data.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) != match.seats
+                                or not all(isinstance(p, str) for p in players)):
+        raise BadRecord(f"Round {round_data['number']} must name one player per seat.")
+    return players
 
 
 def _check_deal(match: Match, round_data: dict) -> None:

@@ -154,6 +154,8 @@ def _round(match: Match, rnd: Round | None, seat: int | None, shown: int = LOG_S
             "boneyard": len(rnd.boneyard), "draws": match.variant.draws, "over": rnd.over,
             # The page lists the latest moves only: copying every event at each push grew with the round.
             "log": [_public_event(e, seat) for e in rnd.events[-shown:]], "moves": len(rnd.events),
+            # Who played the round (a seat may change hands before the next): its log and result name them.
+            "players": match.players_of(rnd),
             "result": _result(match, rnd) if rnd.over else None}
 
 
@@ -188,12 +190,13 @@ def _named(variant: Variant, side: int, players: tuple[str, ...]) -> str:
 
 def _result(match: Match, rnd: Round) -> dict:
     """The round's result with a sentence that explains it."""
-    result = rnd.result
-    side_names = [_side_name(match, side) for side in range(match.variant.side_count(match.seats))]
+    result, players = rnd.result, tuple(match.players_of(rnd))
+    sides = range(match.variant.side_count(match.seats))
+    side_names = [_named(match.variant, side, players) for side in sides]
     winner = side_names[result.winner]
     if result.reason == "domino":
         verb = "score" if match.variant.teams else "scores"  # a team's name is plural: "Ana & Carl"
-        text = f"{match.players[rnd.last_placer]} placed their last tile: {winner} {verb} {result.points}."
+        text = f"{players[rnd.last_placer]} placed their last tile: {winner} {verb} {result.points}."
     else:
         text = match.variant.blocked_text(result, side_names)
     side_totals = [0] * len(side_names)  # each side's points left in hand (a team's two hands summed)

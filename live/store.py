@@ -366,6 +366,16 @@ class Store:
             rows = self._db.execute("SELECT id FROM tables WHERE deadline IS NOT NULL").fetchall()
         return [r["id"] for r in rows]
 
+    def lost_seat(self, table_id: str, holder: str) -> dict | None:
+        """How the browser holding the seat secret whose hash is `holder` lost its seat at the table (the
+        latest hand-over or reclaim that took it), or None: it never held one there."""
+        with self._lock:
+            row = self._db.execute("SELECT detail FROM actions WHERE table_id=?"
+                                   " AND kind IN ('hand_over', 'reclaim')"
+                                   " AND json_extract(detail, '$.was_holder')=? ORDER BY id DESC LIMIT 1",
+                                   (table_id, holder)).fetchone()
+        return None if row is None else json.loads(row["detail"])
+
     def actions(self, table_id: str) -> list[dict]:
         """The action log of a table, oldest first."""
         with self._lock:

@@ -256,7 +256,9 @@ class Tables:
             if held is not None and held != seat:
                 raise SeatRefused("other_seat")
             new_secret, now = secrets.token_urlsafe(32), self.now()
-            change = Change({"kind": "reclaim", "seat": seat, "at": now}, copy(table.clock), table.match_no,
+            # The old holder's secret, hashed: the browser that had the seat is told why it lost it.
+            detail = {"kind": "reclaim", "seat": seat, "was_holder": table.secret_hashes[seat], "at": now}
+            change = Change(detail, copy(table.clock), table.match_no,
                             reseat=(seat, table.players[seat], hash_secret(new_secret), browser))
             self._commit(table, change)
             return seat, new_secret
@@ -307,7 +309,7 @@ class Tables:
             if any(ask.name.casefold() == p.casefold() for s, p in enumerate(table.players) if s != seat):
                 raise NameTaken(f"Someone at this table is already called {ask.name}.", name=ask.name)
             detail = {"kind": "hand_over", "seat": seat, "by": by, "name": ask.name,
-                      "was": table.players[seat], "at": self.now()}
+                      "was": table.players[seat], "was_holder": table.secret_hashes[seat], "at": self.now()}
             change = Change(detail, copy(table.clock), table.match_no,
                             reseat=(seat, ask.name, ask.secret_hash, ask.browser))
             del table.asks[ask_id]  # before the commit publishes; put back if it fails
@@ -445,7 +447,9 @@ class Tables:
             seat_row = {"table_id": table.id, "seat": len(table.players), "name": name,
                         "secret_hash": secret_hash, "joined_at": change.detail["at"], "browser_hash": browser}
         if change.new_round is not None:
-            round_data = change.new_round.to_dict()  # dealt: stored whole, once
+            # Dealt: stored whole, once, with who it is dealt to (the seats' names may change later).
+            dealt_to = (change.match or table.match).players
+            round_data = {**change.new_round.to_dict(), "players": list(dealt_to)}
         if change.events:
             rnd = table.match.round
             events = (rnd.number, len(rnd.events), [event.to_dict() for event in change.events])

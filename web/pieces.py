@@ -305,14 +305,15 @@ class Pieces:
         left, right = e.get("ends") or (None, None)
         shape = (e["action"], e.get("end"), left != right, bool(e.get("auto")))  # a pass on one number or two
         return framed(self.env, "_log_line.html", shape,
-                      lambda: {**self.values, "n": slot("n"), "players": [slot("name")],
+                      lambda: {**self.values, "n": slot("n"), "rnd": {"players": [slot("name")]},
                                "e": stand_in_move(e, left == right)},
-                      {"n": n, "name": self.context["players"][e["seat"]], "tile": e.get("tile"),
+                      {"n": n, "name": rnd["players"][e["seat"]], "tile": e.get("tile"),
                        "left": left, "right": right})
 
     def announce(self) -> str:
         """What a screen reader is told of the latest change; during play, from its frame."""
-        rnd, players = self.context["rnd"], self.context["players"]
+        rnd = self.context["rnd"]
+        players = rnd["players"]  # who played the round
         if rnd["result"]:  # the round's end, with its result and the scores: rare, rendered whole
             return self.render("_announce.html")
         last = rnd["log"][-1] if rnd["log"] else None
@@ -321,8 +322,8 @@ class Pieces:
                  bool(rnd["opening_tile"]), rnd["turn"] is None)
         return framed(self.env, "_announce.html", shape, lambda: {
             **self.values, "phase": slot("phase"), "table": {"match_no": slot("match")},
-            "players": [slot("who"), slot("opener"), slot("next")],
             "rnd": {"number": slot("number"), "moves": slot("moves"),
+                    "players": [slot("who"), slot("opener"), slot("next")],
                     "log": [stand_in_move(last, left == right)] if last else [],
                     "opening_tile": rnd["opening_tile"] and slot("opening"), "opener": 1, "result": None,
                     "turn": None if rnd["turn"] is None else 2}},
@@ -334,13 +335,15 @@ class Pieces:
 
     def ends(self) -> str:
         """The facts over the felt: the round, the open ends, the boneyard, whose turn; from its frame."""
-        rnd, players = self.context["rnd"], self.context["players"]
+        rnd = self.context["rnd"]
+        players = rnd["players"]
         shape = (bool(rnd["ends"]), rnd["over"], bool(rnd["opening_tile"]), bool(rnd["draws"]),
                  rnd["turn"] is None)
         ends = rnd["ends"] or (None, None)
         return framed(self.env, "_ends.html", shape, lambda: {
-            **self.values, "players": [slot("opener"), slot("next")],
-            "rnd": {"number": slot("number"), "ends": rnd["ends"] and [slot("left"), slot("right")],
+            **self.values,
+            "rnd": {"number": slot("number"), "players": [slot("opener"), slot("next")],
+                    "ends": rnd["ends"] and [slot("left"), slot("right")],
                     "over": rnd["over"], "opening_tile": rnd["opening_tile"] and slot("opening"), "opener": 0,
                     "draws": rnd["draws"], "boneyard": slot("boneyard"),
                     "turn": None if rnd["turn"] is None else 1}},

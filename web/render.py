@@ -122,8 +122,9 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
     return html, me_key(context)
 
 
-def send_whole(connection, table: Table, tables: Tables) -> None:
-    """Send one page the whole table (it connected, or missed a push); later pushes follow this one.
+def send_whole(connection, table: Table, tables: Tables, message: str | None = None) -> None:
+    """Send one page the whole table (it connected, or missed a push), with `message` in its #flash;
+    later pushes follow this one.
 
     Once per push at most (asking again before the next push gets nothing more: a page cannot
     make the table render for it in a loop), and never a seat's hand to a page whose seat changed hands.
@@ -134,7 +135,7 @@ def send_whole(connection, table: Table, tables: Tables) -> None:
     if not still_holds(table, connection):
         connection.close()
         return
-    html, context = whole_page(table, tables, connection.seat)
+    html, context = whole_page(table, tables, connection.seat, message=message)
     if connection.send(html):
         connection.me_key, connection.unseen = me_key(context), unseen_of(context["panel"])
         connection.waiting = None  # its next push works out its #me again

@@ -38,6 +38,7 @@ from .security import (
     same_origin,
     says,
     seat_cookie,
+    seat_holder,
     share_url,
     urls_available,
 )
@@ -128,8 +129,9 @@ def create_table():
 def show_table(table_id: str):
     table = load_table(table_id)
     seat = my_seat(table)
+    message = lost_seat(table) if seat is None else None
     with table.lock:
-        return render_template("table.html", **render_context(table, seat))
+        return render_template("table.html", **render_context(table, seat, message))
 
 
 @bp.post("/t/<table_id>/join")
@@ -194,13 +196,24 @@ def load_table(table_id: str) -> Table:
     return table
 
 
-def render_context(table: Table, seat: int | None) -> dict:
-    """A table page's context for this browser, with its #table and #me rendered."""
+def render_context(table: Table, seat: int | None, message: str | None = None) -> dict:
+    """A table page's context for this browser, with its #table and #me rendered (`message`: in #flash)."""
     context = table_context(table, fichas().tables, seat)
+    context["message"] = message
     env = current_app.jinja_env.in_language(current_language())
     context["table_html"] = Markup(render_table(env, context))
     context["me_html"] = Markup(Mine(env, context).whole())
     return context
+
+
+def lost_seat(table: Table) -> str | None:
+    """Why this browser, which held a seat at `table`, holds none now (the host handed it to someone
+    else, or its private link opened it in another browser), in words; None if it never held one."""
+    holder = seat_holder()
+    lost = fichas().tables.store.lost_seat(table.id, holder) if holder else None
+    if lost is None:
+        return None
+    return says("handed_over", name=lost["name"]) if lost["kind"] == "hand_over" else says("reclaimed")
 
 
 def refusal(table: Table, error: GameError) -> Response:

@@ -33,7 +33,7 @@ from .i18n import viewer_language
 from .limits import Budget
 from .parts import fichas
 from .render import flash_alone, send_whole
-from .routes import bp
+from .routes import bp, lost_seat
 from .security import my_seat, says, seat_holder
 
 log = logging.getLogger(__name__)
@@ -252,12 +252,14 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     # Reading starts first: the hub pings the socket from the moment it is added, and a pong left
     # unread while the first whole table is built (a slow disk, a busy table) would cut it off.
     reader.start()
+    # A page whose seat changed hands while it was away reconnects as a spectator: it is told why.
+    lost = lost_seat(table) if seat is None and connection.holder else None
     try:
         with live.tables.locked(table) as table:  # a full refresh first (to all, if this seat came back)
             seat = connection.seat = my_seat(table)  # again under the lock: a seat may change hands
             live.hub.add(table.id, connection)
             if not live.tables.connect(table, seat):  # (if it did, that push sent this page the whole table)
-                send_whole(connection, table, live.tables)
+                send_whole(connection, table, live.tables, lost if seat is None else None)
         # This handler is the connection's writer (pushes are queued, never written under a
         # table's lock) and plays the moves its reader took in, one at a time, yielding between
         # them so that a busy socket never holds up the others.

@@ -67,7 +67,8 @@ def test_record_of_a_match_in_progress():
     rnd = match.start_round(rng)
     for _ in range(4):
         match.play_for(rnd.turn)
-    assert export_match(match)["rounds"] == [match.rounds[0].to_dict()]  # finished rounds only
+    # Finished rounds only, each with who played it.
+    assert export_match(match)["rounds"] == [{**match.rounds[0].to_dict(), "players": ["A", "B", "C"]}]
     data = match.to_dict(include_current=True)
     assert "result" not in data["rounds"][-1] and "ends" not in data["rounds"][-1]
     again = load_match(data)
@@ -81,6 +82,28 @@ def test_record_without_derived_totals_loads():
     data = record("block", 3)
     del data["scores"], data["winner"]  # the table stores only the rounds; these are derived
     assert load_match(data).to_dict() == record("block", 3)
+
+
+def test_a_record_names_who_played_each_round_when_a_seat_changed_hands_between_rounds():
+    data = record("block", 2, seed=4)
+    assert all(r["players"] == data["players"] for r in data["rounds"])
+    data["players"] = [data["players"][0], "Zoe"]  # the second seat handed to Zoe after round 1
+    for r in data["rounds"][1:]:
+        r["players"] = list(data["players"])
+    match = load_match(data)
+    assert match.players_of(match.rounds[0]) == data["rounds"][0]["players"] != match.players
+    assert match.to_dict() == data
+    older = record("block", 2, seed=4)  # from before rounds named their players: the match's names
+    for r in older["rounds"]:
+        del r["players"]
+    assert load_match(older).to_dict() == record("block", 2, seed=4)
+
+
+@pytest.mark.parametrize("players", ["Ana", ["Ana"], ["Ana", 3], {"0": "Ana"}])
+def test_record_rejects_a_round_that_does_not_name_one_player_per_seat(players):
+    data = record("block", 2)
+    data["rounds"][0]["players"] = players
+    refused(data, "one player per seat")
 
 
 def test_record_of_no_rounds():

@@ -2,6 +2,7 @@
 seat to a spectator who asked. Nobody takes a seat that is not theirs; secrets are never shown to
 others, never stored or logged in the clear, and a restart keeps the new owner."""
 
+import hashlib
 import random
 import re
 
@@ -15,6 +16,7 @@ from helpers.pages import (
     play_until,
     reopen,
     round_over,
+    seat_panels,
     seat_secret,
     seat_up,
     wait_until,
@@ -69,6 +71,8 @@ def test_the_link_gives_a_new_browser_the_seat_and_the_old_one_loses_it(make_app
     assert Browser(app).post(f"{url}/seat", {"secret": secret}).status_code == 403  # used already
     assert players[1].post(f"{url}/pass", {"version": version + 1}).status_code == 403
     assert link_of(newcomer, url).endswith("#" + seat_secret(newcomer, url))
+    told = "Your seat was opened in another browser with its private link: this one can only watch now."
+    assert told in page(players[1], url) and told not in page(newcomer, url) + page(Browser(app), url)
     # Stored as a hash only, and the log says what happened without any secret.
     new_secret = seat_secret(newcomer, url)
     dump = "\n".join(str(row) for sql in ("SELECT * FROM seats", "SELECT * FROM actions")
@@ -140,14 +144,61 @@ def test_the_host_hands_a_disconnected_seat_to_a_spectator_between_rounds(make_a
     assert table.players == ["Ana", "Zoe"] and table.match.players == ["Ana", "Zoe"] and not table.asks
     assert "Zoe" in page(players[0], url)
     assert players[0].post(f"{url}/hand-over", fields).status_code == 409  # done once
-    assert tables.store.actions(table.id)[-1] | {"at": 0} == {"kind": "hand_over", "seat": 1, "by": 0,
-                                                             "name": "Zoe", "was": "Bea", "at": 0}
+    bea_secret = seat_secret(players[1], url)
+    assert tables.store.actions(table.id)[-1] | {"at": 0} == {
+        "kind": "hand_over", "seat": 1, "by": 0, "name": "Zoe", "was": "Bea", "at": 0,
+        "was_holder": hashlib.sha256(bea_secret.encode()).hexdigest()}  # a hash only, as the seats keep
+    told = "While you were away, the host gave your seat to Zoe. You can watch from here."
+    assert told in page(players[1], url)  # Bea, back, learns why she only watches
+    assert all(told not in page(b, url) for b in (players[0], newcomer, Browser(app)))
     version = table.version
     app.extensions["fichas"].close()
     again = make_app()  # persisted: the new owner keeps the seat, under the new name
     newcomer, host = reopen(newcomer, again, url), reopen(players[0], again, url)
     assert you(newcomer, url) == "1" and live_table(again, url).players == ["Ana", "Zoe"]
+    assert told in page(reopen(players[1], again, url), url)
     assert host.post(f"{url}/next-round", {"version": version}).status_code == 204
+
+
+# What shows the round just played: its log, result, hands shown, and what screen readers were told
+# of it (but the scores after it, which go with the seats).
+ROUND_PARTS = re.compile(r'<ol class="log" id="log".*?</ol>|<h2>.*?</h2>|<p class="(?:how|totals)">.*?</p>'
+                         r'|<p id="announce-src".*?Round \d+ to \w+|aria-label="[^"]*\'s hand"', re.S)
+
+
+def test_a_seat_handed_over_leaves_the_round_just_played_named_after_who_played_it(make_app):
+    app = make_app(TABLES_OPTIONS={"rng": random.Random(3)})
+    url, players = open_table(app, "block", 2, target=500, names=NAMES)
+    table, spectator, zoe = live_table(app, url), Browser(app), Browser(app)
+    assert zoe.post(f"{url}/ask", {"name": "Zoe"}).status_code == 204
+    play_until(app, url, players, random.Random(3), round_over)
+    played = {who: ROUND_PARTS.findall(page(who, url)) for who in (players[0], spectator)}
+    assert all("Bea" in "".join(parts) and len(parts) >= 5 for parts in played.values())
+    fields = {"seat": 1, "ask": next(iter(table.asks)), "version": table.version}
+    assert players[0].post(f"{url}/hand-over", fields).status_code == 204
+
+    # The seat is Zoe's now, and its score with it; the round she did not play still names Bea:
+    # its log, its result, its hands shown and what screen readers were told.
+    assert "Zoe" in seat_panels(page(players[0], url))[1][1]
+    for who, parts in played.items():
+        assert ROUND_PARTS.findall(page(who, url)) == parts
+    told = page(zoe, url)
+    assert "You have the seat Bea had, and its score." in told
+    assert "Zoe" not in "".join(ROUND_PARTS.findall(told))
+    assert "You have the seat" not in page(players[0], url)
+    record = players[0].get(f"{url}/record.json").get_json()
+    assert record["players"] == ["Ana", "Zoe"] and record["rounds"][0]["players"] == ["Ana", "Bea"]
+
+    version = table.version
+    app.extensions["fichas"].close()
+    again = make_app()  # stored: a restart still names who played the round
+    host, watcher = reopen(players[0], again, url), reopen(spectator, again, url)
+    assert ROUND_PARTS.findall(page(watcher, url)) == played[spectator]
+    assert ROUND_PARTS.findall(page(host, url)) == played[players[0]]
+    assert host.post(f"{url}/next-round", {"version": version}).status_code == 204
+    table = live_table(again, url)
+    assert table.match.players_of(table.match.round) == ["Ana", "Zoe"]  # the next round is dealt to Zoe
+    assert "Bea" not in "".join(ROUND_PARTS.findall(page(host, url)))
 
 
 def test_who_may_ask_for_a_seat(app):
@@ -185,9 +236,10 @@ def test_the_old_browsers_open_page_is_cut_off_and_never_shown_the_seat_again(ma
     with old.arrived:
         assert all(version_of(m) < table.version for m in old.messages)
     old.messages.clear()
-    old.connect(url)  # it reconnects (as htmx does): a spectator now, with no hand
+    old.connect(url)  # it reconnects (as htmx does): a spectator now, with no hand, told why
     screen = old.wait_version(table.version)
     assert hand_of(screen) is None and 'data-you=""' in screen
+    assert "Your seat was opened in another browser with its private link" in screen
     newcomer.connect(url)
     assert hand_of(newcomer.wait_version(table.version)) == hand_texts(table.match.round, 1)
 
