@@ -370,11 +370,12 @@ class Store:
         """How the browser holding the seat secret whose hash is `holder` lost its seat at the table (the
         latest hand-over or reclaim that took it), or None: it never held one there."""
         with self._lock:
-            row = self._db.execute("SELECT detail FROM actions WHERE table_id=?"
-                                   " AND kind IN ('hand_over', 'reclaim')"
-                                   " AND json_extract(detail, '$.was_holder')=? ORDER BY id DESC LIMIT 1",
-                                   (table_id, holder)).fetchone()
-        return None if row is None else json.loads(row["detail"])
+            rows = self._db.execute("SELECT detail FROM actions WHERE table_id=?"
+                                    " AND kind IN ('hand_over', 'reclaim') ORDER BY id DESC",
+                                    (table_id,)).fetchall()
+        # A few rows a table: read in Python, not with SQLite's JSON functions (optional in older builds).
+        return next((detail for detail in map(json.loads, (r["detail"] for r in rows))
+                     if detail.get("was_holder") == holder), None)
 
     def actions(self, table_id: str) -> list[dict]:
         """The action log of a table, oldest first."""

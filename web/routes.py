@@ -28,6 +28,7 @@ from .mine import Mine
 from .parts import fichas
 from .render import render_partials, render_table, table_context
 from .security import (
+    SEAT_COOKIE,
     browser_id,
     check_csrf,
     check_handshake,
@@ -131,7 +132,11 @@ def show_table(table_id: str):
     seat = my_seat(table)
     message = lost_seat(table) if seat is None else None
     with table.lock:
-        return render_template("table.html", **render_context(table, seat, message))
+        page = make_response(render_template("table.html", **render_context(table, seat, message)))
+    if message is not None:  # told once: the cookie opens nothing any more
+        page.delete_cookie(SEAT_COOKIE, path=f"/t/{table.id}", httponly=True, samesite="Lax",
+                           secure=request.is_secure)
+    return page
 
 
 @bp.post("/t/<table_id>/join")

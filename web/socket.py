@@ -252,9 +252,9 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     # Reading starts first: the hub pings the socket from the moment it is added, and a pong left
     # unread while the first whole table is built (a slow disk, a busy table) would cut it off.
     reader.start()
-    # A page whose seat changed hands while it was away reconnects as a spectator: it is told why.
-    lost = lost_seat(table) if seat is None and connection.holder else None
     try:
+        # A page whose seat changed hands while it was away reconnects as a spectator: it is told why.
+        lost = lost_seat(table) if seat is None and connection.holder else None
         with live.tables.locked(table) as table:  # a full refresh first (to all, if this seat came back)
             seat = connection.seat = my_seat(table)  # again under the lock: a seat may change hands
             live.hub.add(table.id, connection)

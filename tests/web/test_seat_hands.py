@@ -65,14 +65,16 @@ def test_the_link_gives_a_new_browser_the_seat_and_the_old_one_loses_it(make_app
     assert "Take my seat back" in landing and 'id="seat-secret"' in landing
     response = newcomer.post(f"{url}/seat", {"secret": secret})
     assert response.status_code == 303 and response.headers["Location"] == url
-    assert you(newcomer, url) == "1" and you(players[1], url) == ""
+    left = page(players[1], url)
+    assert you(newcomer, url) == "1" and YOU.search(left).group(1) == ""
+    told = "Your seat was opened in another browser with its private link: this one can only watch now."
+    assert told in left and told not in page(players[1], url)  # told once: its cookie opened nothing
+    assert told not in page(newcomer, url) + page(Browser(app), url)
     assert seat_secret(newcomer, url) != secret  # a new secret: the old cookie and link are dead
     assert live_table(app, url).version == version + 1
     assert Browser(app).post(f"{url}/seat", {"secret": secret}).status_code == 403  # used already
     assert players[1].post(f"{url}/pass", {"version": version + 1}).status_code == 403
     assert link_of(newcomer, url).endswith("#" + seat_secret(newcomer, url))
-    told = "Your seat was opened in another browser with its private link: this one can only watch now."
-    assert told in page(players[1], url) and told not in page(newcomer, url) + page(Browser(app), url)
     # Stored as a hash only, and the log says what happened without any secret.
     new_secret = seat_secret(newcomer, url)
     dump = "\n".join(str(row) for sql in ("SELECT * FROM seats", "SELECT * FROM actions")
@@ -139,24 +141,25 @@ def test_the_host_hands_a_disconnected_seat_to_a_spectator_between_rounds(make_a
     tables.disconnect(table, 1)
     assert you(newcomer, url) == "" and table.version == fields["version"]
 
+    bea_secret = seat_secret(players[1], url)
     assert players[0].post(f"{url}/hand-over", fields).status_code == 204
-    assert you(newcomer, url) == "1" and you(players[1], url) == ""
+    assert you(newcomer, url) == "1"  # (Bea's page is below: she is told why once)
     assert table.players == ["Ana", "Zoe"] and table.match.players == ["Ana", "Zoe"] and not table.asks
     assert "Zoe" in page(players[0], url)
     assert players[0].post(f"{url}/hand-over", fields).status_code == 409  # done once
-    bea_secret = seat_secret(players[1], url)
     assert tables.store.actions(table.id)[-1] | {"at": 0} == {
         "kind": "hand_over", "seat": 1, "by": 0, "name": "Zoe", "was": "Bea", "at": 0,
         "was_holder": hashlib.sha256(bea_secret.encode()).hexdigest()}  # a hash only, as the seats keep
     told = "While you were away, the host gave your seat to Zoe. You can watch from here."
-    assert told in page(players[1], url)  # Bea, back, learns why she only watches
     assert all(told not in page(b, url) for b in (players[0], newcomer, Browser(app)))
     version = table.version
     app.extensions["fichas"].close()
     again = make_app()  # persisted: the new owner keeps the seat, under the new name
     newcomer, host = reopen(newcomer, again, url), reopen(players[0], again, url)
     assert you(newcomer, url) == "1" and live_table(again, url).players == ["Ana", "Zoe"]
-    assert told in page(reopen(players[1], again, url), url)
+    bea = reopen(players[1], again, url)
+    assert told in page(bea, url)  # Bea, back after a restart even, learns why she only watches
+    assert told not in page(bea, url) and you(bea, url) == ""  # once: her cookie opened nothing
     assert host.post(f"{url}/next-round", {"version": version}).status_code == 204
 
 
@@ -186,6 +189,7 @@ def test_a_seat_handed_over_leaves_the_round_just_played_named_after_who_played_
     assert "You have the seat Bea had, and its score." in told
     assert "Zoe" not in "".join(ROUND_PARTS.findall(told))
     assert "You have the seat" not in page(players[0], url)
+    assert all("Zoe now has the seat Bea had." in page(b, url) for b in (players[0], spectator, zoe))
     record = players[0].get(f"{url}/record.json").get_json()
     assert record["players"] == ["Ana", "Zoe"] and record["rounds"][0]["players"] == ["Ana", "Bea"]
 
