@@ -40,7 +40,8 @@ def me_key(context: dict) -> tuple:
     # Parts as strings where they can be: a page keeps its key from push to push, and every tuple
     # in it would pass through the garbage collector's young passes. Only a frame's last part (the
     # names) may hold a "|": the parts cannot run into each other.
-    frame = f'{seat}|{len(context["players"])}|{context["host_away"]}|{handover!r}'
+    names = handover if seat is not None else (handover, context["asked"])  # a spectator: its own request too
+    frame = f'{seat}|{len(context["players"])}|{context["host_away"]}|{names!r}'
     if seat is None or not panel:  # a spectator's #me, or a seat's before the match: whole, by phase
         return (f"{phase}|{frame}", None, None, (), None, None)
     can, rnd = panel["can"], context["rnd"]

@@ -48,6 +48,7 @@ def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None
             "total_ms": int(table.clock.timing.turn * 1000),  # a full turn: the countdown bar's length
             "panel": player_panel(table.match, seat) if table.match and panel else None,
             "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover,
+            "asked": None,  # a spectator's own request for a seat: per browser (asked_as)
             "rnd": view["round"] if view else None, "cross": table.variant.doubles_across, "due": due,
             "seq": pushed_of(table).seq, "laid": laid_of(table)}
 
@@ -113,12 +114,13 @@ def render_table(env, context: dict, line: tuple | None = None) -> str:
 
 
 def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = False,
-                    message: str | None = None) -> tuple[str, tuple]:
+                    message: str | None = None, holder: str | None = None) -> tuple[str, tuple]:
     """The swappable parts of a table page for one viewer (#table, #unseen, #me), and #me's key.
 
-    In an HTTP answer they go out of band (`oob`), with `message` shown in #me's #flash.
+    In an HTTP answer they go out of band (`oob`), with `message` shown in #me's #flash; `holder`: the
+    hash of the seat secret the viewer's browser holds (a spectator's request for a seat, `asked_as`).
     """
-    html, context = whole_page(table, tables, seat, oob, message)
+    html, context = whole_page(table, tables, seat, oob, message, holder)
     return html, me_key(context)
 
 
@@ -135,7 +137,8 @@ def send_whole(connection, table: Table, tables: Tables, message: str | None = N
     if not still_holds(table, connection):
         connection.close()
         return
-    html, context = whole_page(table, tables, connection.seat, message=message)
+    holder = getattr(connection, "holder", None)
+    html, context = whole_page(table, tables, connection.seat, message=message, holder=holder)
     if connection.send(html):
         connection.me_key, connection.unseen = me_key(context), unseen_of(context["panel"])
         connection.waiting = None  # its next push works out its #me again
@@ -143,10 +146,10 @@ def send_whole(connection, table: Table, tables: Tables, message: str | None = N
 
 
 def whole_page(table: Table, tables: Tables, seat: int | None, oob: bool = False,
-               message: str | None = None) -> tuple[str, dict]:
+               message: str | None = None, holder: str | None = None) -> tuple[str, dict]:
     """#table, #unseen and #me for one viewer in this request's language, and their context."""
     context = table_context(table, tables, seat)
-    context.update(oob=oob, message=message)
+    context.update(oob=oob, message=message, asked=asked_as(table, seat, holder))
     lang = current_language()
     env = current_app.jinja_env.in_language(lang)
     unseen = unseen_part(current_app, seat, unseen_of(context["panel"]), lang)
@@ -221,6 +224,7 @@ class Push:
     def message_for(self, connection) -> tuple[str, tuple, bytes | None, str | None]:
         """What this page is sent, and what it then shows: its #me's key, its counts, its waiting key."""
         seat, lang = connection.seat, getattr(connection, "lang", LANGUAGES[0])
+        asked = asked_as(self.table, seat, getattr(connection, "holder", None))
         whole = self.decision is None or connection.seq != self.after
         message = self.shared(lang, whole)
         waiting = waiting_key(self.table, self.context, seat)
@@ -231,18 +235,18 @@ class Push:
                 self.counts[seat] = bytes(unseen_counts(self.table.match.round, seat))
             key, unseen, panel = connection.me_key, self.counts[seat], None
         else:
-            if (seat, lang) not in self.mine:
-                self.context["seat"] = seat
+            if (seat, lang, asked) not in self.mine:
+                self.context["seat"], self.context["asked"] = seat, asked
                 self.context["panel"] = player_panel(self.table.match, seat) if self.table.match else None
-                self.mine[seat, lang] = [me_key(self.context), self.context["panel"], {}]
-            key, panel, _ = self.mine[seat, lang]
+                self.mine[seat, lang, asked] = [me_key(self.context), self.context["panel"], {}]
+            key, panel, _ = self.mine[seat, lang, asked]
             unseen = unseen_of(panel)
         message += self.unseen(connection, whole, unseen, lang)
         # #me: its pieces that changed since the page's last #me, or the whole #me where the page
         # has none of this frame (or missed a push: it gets the whole #table and #me).
         shown = connection.me_key if connection.seq == self.after else None
         if key != shown:
-            message += self.own(seat, lang, panel, shown, key)
+            message += self.own(seat, lang, panel, shown, key, asked)
         return message, key, unseen, waiting
 
     def shared(self, lang: str, whole: bool) -> str:
@@ -272,14 +276,15 @@ class Push:
         return "".join(unseen_count(self.app, n, count) for n, (was, count)  # each swapped by its id
                        in enumerate(zip(connection.unseen, unseen, strict=True)) if was != count)
 
-    def own(self, seat: int | None, lang: str, panel: dict | None, shown: tuple | None, key: tuple) -> str:
+    def own(self, seat: int | None, lang: str, panel: dict | None, shown: tuple | None, key: tuple,
+            asked: str | None = None) -> str:
         """#me from what the page shows (`shown`) to `key`: its changed pieces, or whole (once each)."""
-        sent = self.mine[seat, lang][2]
+        sent = self.mine[seat, lang, asked][2]
         html = sent.get(shown)
         if html is None:
             delta = shown is not None and shown[0] == key[0]
             context = self.context if delta else self.whole_context()
-            context["seat"], context["panel"] = seat, panel
+            context["seat"], context["panel"], context["asked"] = seat, panel, asked
             with speaking(self.app, lang):
                 me = Mine(self.templates(lang), context)
                 html = sent[shown] = me.delta(shown, key) if delta else me.whole()
@@ -352,6 +357,14 @@ def still_holds(table: Table, connection) -> bool:
     if connection.seat is not None:
         return table.secret_hashes[connection.seat] == holder
     return holder is None or holder not in table.secret_hashes
+
+
+def asked_as(table: Table, seat: int | None, holder: str | None) -> str | None:
+    """The name a spectator asked for a seat under, from this browser (`holder`: the hash of the
+    secret its cookie holds, which the seat will take); None for a seat or anyone who did not ask."""
+    if seat is not None or holder is None or not table.asks:
+        return None
+    return next((ask.name for ask in table.asks.values() if ask.secret_hash == holder), None)
 
 
 def handover_of(table: Table) -> dict | None:

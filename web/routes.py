@@ -26,7 +26,7 @@ from live.table import NAME_MAX, Table, clean_name
 from .i18n import current_language
 from .mine import Mine
 from .parts import fichas
-from .render import render_partials, render_table, table_context
+from .render import asked_as, render_partials, render_table, table_context
 from .security import (
     SEAT_COOKIE,
     browser_id,
@@ -204,7 +204,7 @@ def load_table(table_id: str) -> Table:
 def render_context(table: Table, seat: int | None, message: str | None = None) -> dict:
     """A table page's context for this browser, with its #table and #me rendered (`message`: in #flash)."""
     context = table_context(table, fichas().tables, seat)
-    context["message"] = message
+    context["message"], context["asked"] = message, asked_as(table, seat, seat_holder())
     env = current_app.jinja_env.in_language(current_language())
     context["table_html"] = Markup(render_table(env, context))
     context["me_html"] = Markup(Mine(env, context).whole())
@@ -227,7 +227,7 @@ def refusal(table: Table, error: GameError) -> Response:
     body = render_template("_flash.html", message=message)
     if isinstance(error, StaleVersion):
         with table.lock:
-            body += render_partials(table, fichas().tables, my_seat(table), True, message)[0]
+            body += render_partials(table, fichas().tables, my_seat(table), True, message, seat_holder())[0]
     return Response(body, STATUS.get(error.code, 409), mimetype="text/html")
 
 

@@ -19,6 +19,8 @@ from helpers.pages import (
     seat_panels,
     seat_secret,
     seat_up,
+    shown_now,
+    wait_new,
     wait_until,
 )
 from web.security import CSRF_COOKIE, SEAT_COOKIE
@@ -276,3 +278,35 @@ def test_a_spectators_page_handed_a_seat_reconnects_into_it(make_server):
     watcher.connect(url)
     screen = watcher.wait_version(table.version)
     assert 'data-you="1"' in screen and hand_of(screen) == hand_texts(table.match.round, 1)
+
+
+def test_a_spectator_who_asked_for_a_seat_is_told_so_on_its_own_pages_only(make_server):
+    server = make_server(START_CLOCK=False)
+    url, players = seat_up(server, "block", 2, names=NAMES)
+    table = live_table(server.app, url)
+    asker, other = server.player(), server.player()
+    assert asker.post(f"{url}/ask", {"name": "Zoe"}).status_code == 204
+    mine, listed = "You asked for a seat as Zoe.", "Waiting for a seat: Zoe."
+    for watcher in (asker, other):
+        watcher.connect(url)
+        watcher.wait_version(table.version)
+    assert mine in shown_now(asker) and listed not in shown_now(asker)
+    watching = shown_now(other)
+    assert mine not in watching and listed in watching and "Ana, Bea are away" in watching
+    # A push both get (Ana's page opens: she is no longer away): each spectator's #me is its own.
+    starts = len(asker.messages), len(other.messages)
+    players[0].connect(url)
+    wait_new(asker, starts[0], lambda m: "Bea is away" in m)
+    wait_new(other, starts[1], lambda m: "Bea is away" in m)
+    now = shown_now(asker)
+    assert mine in now and listed not in now and "Ana, Bea are away" not in now
+    assert mine not in shown_now(other) and listed in shown_now(other)
+    # Asking again changes the name; the page reloads (htmx follows HX-Redirect) and says the new one.
+    assert asker.post(f"{url}/ask", {"name": "Zed"}).status_code == 204
+    asker.messages.clear()
+    asker.connect(url)
+    asker.wait_version(table.version)
+    assert "You asked for a seat as Zed." in shown_now(asker) and "Zoe" not in shown_now(asker)
+    loaded = other.http.get(server.url + url).text  # and a page load, by HTTP
+    assert "Waiting for a seat: Zed." in loaded and "You asked" not in loaded
+    assert "You asked for a seat as Zed." in asker.http.get(server.url + url).text
