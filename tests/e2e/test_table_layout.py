@@ -320,3 +320,18 @@ def test_revealed_hands_are_as_large_as_the_hand(people, make_server):
     revealed = players[1].page.locator("article.seat .reveal .domino").first.bounding_box()
     assert abs(revealed["width"] - hand_tile["width"]) < 1
     assert abs(revealed["height"] - hand_tile["height"]) < 1
+
+
+def test_in_forced_colours_the_tiles_keep_their_pips_and_what_glows_is_outlined(people, make_server):
+    server = make_server(**seeded(BLOCK_SEED))
+    players = people("1280x800", 2)
+    seat_players(server.url, players, "block", 100)
+    play_one_move(players, Stats())  # a tile on the line, and the other seat to play
+    page = next(p.page for p in players if p.page.locator("#me.my-turn").count())
+    page.emulate_media(forced_colors="active")
+    assert page.evaluate("matchMedia('(forced-colors: active)').matches")
+    pips = page.eval_on_selector_all("#hand .h:not(.p0), #line .h:not(.p0), .backs",
+                                     "els => els.map(e => getComputedStyle(e).backgroundImage)")
+    assert len(pips) > 3 and all("gradient" in b for b in pips)  # High Contrast would leave blank tiles
+    for marked in ("article.seat.turn", "#line .last", "#hand .tile-btn.fits", "#me.my-turn"):
+        assert page.eval_on_selector(marked, "e => getComputedStyle(e).outlineStyle") != "none", marked
