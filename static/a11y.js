@@ -56,6 +56,12 @@
     lastFlash = text;
   }
 
+  // The connection lost and back (static/fichas.js): said at once, in the page's words.
+  document.addEventListener("fichas:connection", function (e) {
+    var c = document.getElementById("connection");
+    if (c) say("alerts", e.detail.down ? c.textContent : c.dataset.back);
+  });
+
   // -- focus through pushes -----------------------------------------------------------------
   var before = null; // what had focus as a push arrived
   function describe(el) {

@@ -39,6 +39,7 @@
     unanswered = setTimeout(function () {
       if (stopped) return;
       var c = document.getElementById("connection"); if (c) c.hidden = false;
+      cutOff(true);
       socket.reconnect();
     }, 4000);
   });
@@ -108,6 +109,17 @@
       tick(mine);
     }
   }
+  // While the page has no connection it says so in sight (#connection is pinned at the top),
+  // shows nobody as connected (it cannot know), and sends no move: htmx would queue one and play
+  // it on reconnection, unseen, long after the tap. a11y.js says both changes.
+  var down = false;
+  function cutOff(now) {
+    if (now === down) return;
+    down = now;
+    document.body.classList.toggle("cut-off", down);
+    document.dispatchEvent(new CustomEvent("fichas:connection", {detail: {down: down}}));
+  }
+  document.addEventListener("htmx:wsConfigSend", function (e) { if (down) e.preventDefault(); });
   // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
   // A close with 1008 (policy violation: this page sent too much) is final: the page shows the
   // server's reason and reconnects no more (htmx-ext-ws itself retries only after 1006, 1011,
@@ -125,10 +137,12 @@
       if (c) c.textContent = words[reason] || reason || c.dataset.closed;
     }
     if (c) c.hidden = false;
+    cutOff(true);
   });
   document.addEventListener("htmx:wsOpen", function (e) {
     current = e.detail.event.target;
     var c = document.getElementById("connection"); if (c) c.hidden = true;
+    cutOff(false);
   });
   document.addEventListener("click", function (e) {
     var button = e.target.closest("[data-copy]");

@@ -196,3 +196,56 @@ def test_a_move_into_a_dead_connection_reconnects_and_the_move_can_be_made_again
     for player in (ana, bea):
         player.wait_version(version + 1)
         assert player.line() == ["6-6"]
+
+
+class Outage:
+    """A page's websocket routed through Playwright that can be cut, and kept from reconnecting, as
+    when the server is down (closed with 1011, after which htmx tries again)."""
+
+    def __init__(self, page: Page):
+        self.down, self.current, self.refused = False, None, 0
+        page.route_web_socket(re.compile(r"/t/[\w.-]+/ws$"), self._connect)
+
+    def start(self) -> None:
+        self.down = True
+        self.current.close(code=1011)
+
+    def _connect(self, page_side: WebSocketRoute) -> None:
+        if self.down:
+            self.refused += 1
+            page_side.close(code=1011)
+            return
+        self.current = page_side
+        page_side.connect_to_server()
+
+
+def test_while_the_connection_is_down_the_page_says_so_in_sight_and_sends_no_move(open_page, make_server):
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6
+    ana, bea = sit_down(open_page, server, 2, variant="block", phones=())
+    page, version = bea.page, bea.version()
+    outage = Outage(page)
+    page.reload()  # its websocket now goes through the route
+    bea.wait_connected()
+    wait_first_push(page)
+    banner, alerts = page.locator("#connection"), page.locator("#alerts")
+    page.locator("#me button.tile-btn.fits").scroll_into_view_if_needed()  # down at the hand
+    expect(banner).to_be_hidden()
+
+    outage.start()
+    expect(banner).to_be_visible()
+    expect(banner).to_be_in_viewport()  # pinned: seen wherever the page is scrolled
+    expect(alerts).to_contain_text("Reconnecting")
+    expect(page.locator("article.seat .dot").first).to_have_css("background-color", "rgb(170, 170, 170)")
+    page.locator("#me button.tile-btn.fits").click()  # not sent: htmx would play it on reconnection
+    page.wait_for_timeout(300)
+
+    outage.down = False  # the server is back: htmx's next try connects
+    expect(banner).to_be_hidden(timeout=30_000)
+    expect(alerts).to_contain_text("Connected again.")
+    wait_first_push(page)
+    page.wait_for_timeout(500)
+    assert server_version(server, ana.page) == version  # the tap made while down was never played
+    page.locator("#me button.tile-btn.fits").click()
+    for player in (ana, bea):
+        player.wait_version(version + 1)
+        assert player.line() == ["6-6"]
