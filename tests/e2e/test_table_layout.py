@@ -335,3 +335,28 @@ def test_in_forced_colours_the_tiles_keep_their_pips_and_what_glows_is_outlined(
     assert len(pips) > 3 and all("gradient" in b for b in pips)  # High Contrast would leave blank tiles
     for marked in ("article.seat.turn", "#line .last", "#hand .tile-btn.fits", "#me.my-turn"):
         assert page.eval_on_selector(marked, "e => getComputedStyle(e).outlineStyle") != "none", marked
+
+
+def overlap(a: dict, b: dict) -> float:
+    """The height two boxes share."""
+    return max(0.0, min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"]))
+
+
+@pytest.mark.parametrize("zoomed", [{"width": 640, "height": 400}, {"width": 320, "height": 200}])
+def test_a_desktop_zoomed_to_200_or_400_percent_can_see_the_felt_at_a_rounds_end(people, make_server, zoomed):
+    server = make_server(**seeded(BLOCK_SEED))
+    players = people("1280x800", 2)
+    seat_players(server.url, players, "block", 100)
+    stats = Stats()
+    while play_one_move(players, stats) is not None:
+        pass
+    host = players[0].page  # with "Start the next round now" in the panel
+    host.set_viewport_size(zoomed)  # what 1280x800 at 200 % (or 400 %) gives in CSS pixels
+    expect(host.locator("#table .result")).to_be_visible()
+    expect(host.locator("#me .actions button").first).to_be_visible()
+    for part in ("#line", "article.seat[data-seat='1'] .reveal"):
+        host.locator(part).scroll_into_view_if_needed()
+        seen = box(host, part)
+        visible = min(seen["height"], zoomed["height"])  # as much of it as the screen can hold
+        covered = overlap(seen, box(host, "#table .result")) + overlap(seen, box(host, "#me"))
+        assert covered < 0.1 * visible, (part, seen, box(host, "#table .result"), box(host, "#me"))
