@@ -7,6 +7,7 @@ are never in a view. Variants differ only through the facts their Variant gives.
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 from .match import Match
@@ -15,6 +16,23 @@ from .tiles import hand_points
 from .variants import DEFAULT_VARIANT, VARIANTS, Variant
 
 LOG_SHOWN = 8  # moves listed in a view's log (the latest)
+RIGHT_TO_LEFT = ("R", "AL")  # Hebrew, Arabic, ... (Unicode bidirectional classes)
+
+
+@lru_cache(maxsize=4096)
+def shown_name(name: str) -> str:
+    """A player's name as a page shows it inside a sentence: one with right-to-left letters is set
+    apart (first strong isolate ... pop directional isolate), so that it does not reorder the words
+    and numbers around it ("Round 7 to Miriam: +17" read "Round 7 to 17+ :Miriam")."""
+    if any(unicodedata.bidirectional(c) in RIGHT_TO_LEFT for c in name):
+        return f"\u2068{name}\u2069"
+    return name
+
+
+@lru_cache(maxsize=1024)
+def shown_names(players: tuple[str, ...]) -> list[str]:
+    """`shown_name` of each (kept: every push shows a table's names, which rarely change). Read only."""
+    return [shown_name(name) for name in players]
 
 
 @lru_cache(maxsize=64)
@@ -116,7 +134,7 @@ def player_view(match: Match, seat: int) -> dict:
 
 def _player(match: Match, rnd: Round | None, seat: int, show_hand: bool) -> dict:
     hand = rnd.hands[seat] if rnd is not None else []
-    player = {"seat": seat, "name": match.players[seat], "side": match.side_of(seat),
+    player = {"seat": seat, "name": shown_name(match.players[seat]), "side": match.side_of(seat),
               "tiles": len(hand), "missing": rnd.known_missing(seat) if rnd else [],
               "is_turn": rnd is not None and not rnd.over and rnd.turn == seat}
     if show_hand and rnd is not None and rnd.over:
@@ -155,7 +173,7 @@ def _round(match: Match, rnd: Round | None, seat: int | None, shown: int = LOG_S
             # The page lists the latest moves only: copying every event at each push grew with the round.
             "log": [_public_event(e, seat) for e in rnd.events[-shown:]], "moves": len(rnd.events),
             # Who played the round (a seat may change hands before the next): its log and result name them.
-            "players": match.players_of(rnd),
+            "players": shown_names(tuple(match.players_of(rnd))),
             "result": _result(match, rnd) if rnd.over else None}
 
 
@@ -184,8 +202,8 @@ def _side_name(match: Match, side: int) -> str:
 
 @lru_cache(maxsize=4096)
 def _named(variant: Variant, side: int, players: tuple[str, ...]) -> str:
-    """A side's name (kept: every push names every side, and a table's names rarely change)."""
-    return variant.side_name(side, list(players))
+    """A side's name as pages show it (kept: every push names every side; a table's names rarely change)."""
+    return variant.side_name(side, shown_names(players))
 
 
 def _result(match: Match, rnd: Round) -> dict:
@@ -196,7 +214,8 @@ def _result(match: Match, rnd: Round) -> dict:
     winner = side_names[result.winner]
     if result.reason == "domino":
         verb = "score" if match.variant.teams else "scores"  # a team's name is plural: "Ana & Carl"
-        text = f"{players[rnd.last_placer]} placed their last tile: {winner} {verb} {result.points}."
+        placer = shown_name(players[rnd.last_placer])
+        text = f"{placer} placed their last tile: {winner} {verb} {result.points}."
     else:
         text = match.variant.blocked_text(result, side_names)
     side_totals = [0] * len(side_names)  # each side's points left in hand (a team's two hands summed)

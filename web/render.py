@@ -10,6 +10,8 @@ from game.views import (
     player_panel,
     player_view,
     round_view,
+    shown_name,
+    shown_names,
     spectator_view,
     unseen_counts,
     variant_facts,
@@ -43,7 +45,8 @@ def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None
     public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
               "variant": variant_facts(table.variant, table.seats), "match_no": table.match_no}
     return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
-            "players": table.players, "connected": [table.connected(s) for s in range(len(table.players))],
+            "players": shown_names(tuple(table.players)),
+            "connected": [table.connected(s) for s in range(len(table.players))],
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "total_ms": int(table.clock.timing.turn * 1000),  # a full turn: the countdown bar's length
             "panel": player_panel(table.match, seat) if table.match and panel else None,
@@ -67,7 +70,7 @@ def play_context(table: Table, tables: Tables, before: Pushed, spectators: bool)
     rnd = match.round if match else None
     if (shape is None or rnd is None or rnd.over or match.over or rnd.number != before.round
             or len(rnd.events) <= before.moves or shape[0] != table.match_no or shape[2] != table.seats
-            or shape[1] != tuple(table.players)):
+            or shape[1] != tuple(shown_names(tuple(table.players)))):
         return None
     shown = min(LOG_SHOWN, len(rnd.events) - before.moves)
     context = context_of(table, tables, None, {"round": round_view(match, shown), "players": {}},
@@ -364,15 +367,16 @@ def asked_as(table: Table, seat: int | None, holder: str | None) -> str | None:
     secret its cookie holds, which the seat will take); None for a seat or anyone who did not ask."""
     if seat is not None or holder is None or not table.asks:
         return None
-    return next((ask.name for ask in table.asks.values() if ask.secret_hash == holder), None)
+    return next((shown_name(ask.name) for ask in table.asks.values() if ask.secret_hash == holder), None)
 
 
 def handover_of(table: Table) -> dict | None:
     """Seats that may change hands (disconnected ones) and the spectators asking for one, once play began."""
     if table.phase == "waiting":
         return None
-    free = [{"seat": s, "name": name} for s, name in enumerate(table.players) if not table.connected(s)]
-    asks = [{"id": key, "name": ask.name} for key, ask in table.asks.items()]
+    free = [{"seat": s, "name": shown_name(name)} for s, name in enumerate(table.players)
+            if not table.connected(s)]
+    asks = [{"id": key, "name": shown_name(ask.name)} for key, ask in table.asks.items()]
     return {"free": free, "asks": asks, "open": table.phase in HANDOVER_PHASES}
 
 

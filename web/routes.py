@@ -20,7 +20,7 @@ from markupsafe import Markup
 from game.errors import BadInput, GameError, StaleVersion
 from game.match import DEFAULT_TARGET, TARGETS
 from game.variants import DEFAULT_VARIANT, VARIANTS
-from game.views import variant_menu
+from game.views import shown_name, variant_menu
 from live.table import NAME_MAX, Table, clean_name
 
 from .i18n import current_language
@@ -218,7 +218,9 @@ def lost_seat(table: Table) -> str | None:
     lost = fichas().tables.store.lost_seat(table.id, holder) if holder else None
     if lost is None:
         return None
-    return says("handed_over", name=lost["name"]) if lost["kind"] == "hand_over" else says("reclaimed")
+    if lost["kind"] == "reclaim":
+        return says("reclaimed")
+    return says("handed_over", name=shown_name(lost["name"]))
 
 
 def refusal(table: Table, error: GameError) -> Response:
