@@ -235,7 +235,9 @@ def refusal(table: Table, error: GameError) -> Response:
 
 def choices() -> dict:
     """The host's options for the create form (rules T11, S1)."""
-    return {"variants": variant_menu(), "targets": TARGETS, "name_max": NAME_MAX}
+    turn = current_app.config["TURN_SECONDS"]  # as this server is set (45 by default): said on the form
+    return {"variants": variant_menu(), "targets": TARGETS, "name_max": NAME_MAX,
+            "turn_seconds": int(turn) if turn == int(turn) else turn}
 
 
 def read_create_form() -> tuple[dict, dict]:

@@ -43,6 +43,15 @@ def test_home_offers_the_create_form_with_the_defaults(app):
     assert cookie.startswith(f"{CSRF_COOKIE}=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
+@pytest.mark.parametrize(("seconds", "language", "said"), [
+    (None, "en", "Each turn lasts 45 seconds;"), (60, "en", "Each turn lasts 60 seconds;"),
+    (60, "es", "Cada turno dura 60 segundos;"), (30, "da", "Hver tur varer 30 sekunder;")])
+def test_home_says_the_turn_this_server_gives(make_app, seconds, language, said):
+    app = make_app(**({"TURN_SECONDS": seconds} if seconds else {}))
+    html = app.test_client().get("/", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert said in html
+
+
 def test_t11_target_choices(app, new_browser):
     """The host picks 50 to 500 in steps of 50 (100 by default); nothing else is accepted."""
     html = new_browser().get("/").get_data(as_text=True)
