@@ -119,22 +119,31 @@
     document.body.classList.toggle("cut-off", down);
     document.dispatchEvent(new CustomEvent("fichas:connection", {detail: {down: down}}));
   }
-  document.addEventListener("htmx:wsConfigSend", function (e) { if (down) e.preventDefault(); });
+  document.addEventListener("htmx:wsConfigSend", function (e) {
+    if (!down) return;
+    e.preventDefault();
+    document.dispatchEvent(new CustomEvent("fichas:connection", {detail: {down: true}})); // said again
+  });
+  // A page being left closes its socket too: that is no lost connection.
+  var leaving = false;
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("beforeunload", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; }); // back from the history
   // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
-  // A close with 1008 (policy violation: this page sent too much) is final: the page shows the
-  // server's reason and reconnects no more (htmx-ext-ws itself retries only after 1006, 1011,
-  // 1012 and 1013); reloading the page is the way back.
+  // A close with 1008 (policy violation: this page sent too much) or 1009 (a message too big) is
+  // final: the page shows the server's reason and reconnects no more (htmx-ext-ws itself retries
+  // only after 1006, 1011, 1012 and 1013); reloading the page is the way back.
   var current = null;
   document.addEventListener("htmx:wsClose", function (e) {
     var c = document.getElementById("connection");
-    if (e.detail.event.target !== current) return;
-    if (e.detail.event.code === 1008) {
+    if (e.detail.event.target !== current || leaving) return;
+    if (e.detail.event.code === 1008 || e.detail.event.code === 1009) {
       stopped = true;
       clearTimeout(unanswered);
       // The server's reasons are English; the page shows them in its own language (templates/table.html).
       var words = c ? JSON.parse(c.dataset.reasons || "{}") : {};
       var reason = e.detail.event.reason;
-      if (c) c.textContent = words[reason] || reason || c.dataset.closed;
+      if (c) c.textContent = words[reason] || c.dataset.closed;
     }
     if (c) c.hidden = false;
     cutOff(true);

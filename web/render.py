@@ -257,7 +257,7 @@ class Push:
         shared = self.shared_in.get((lang, whole))
         if shared is None:
             context = self.whole_context() if whole else self.context
-            context["seat"], context["panel"] = None, None
+            context["seat"], context["panel"], context["asked"] = None, None, None
             env = self.templates(lang)
             with speaking(self.app, lang):
                 if whole:

@@ -235,9 +235,9 @@ def refusal(table: Table, error: GameError) -> Response:
 
 def choices() -> dict:
     """The host's options for the create form (rules T11, S1)."""
-    turn = current_app.config["TURN_SECONDS"]  # as this server is set (45 by default): said on the form
+    # The turn as this server is set (45 s by default), said on the form in whole seconds.
     return {"variants": variant_menu(), "targets": TARGETS, "name_max": NAME_MAX,
-            "turn_seconds": int(turn) if turn == int(turn) else turn}
+            "turn_seconds": max(1, round(current_app.config["TURN_SECONDS"]))}
 
 
 def read_create_form() -> tuple[dict, dict]:

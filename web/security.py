@@ -24,6 +24,7 @@ from wsproto.events import Request as WsRequest
 from wsproto.handshake import H11Handshake
 from wsproto.utilities import RemoteProtocolError
 
+from game.views import shown_name
 from live.table import Table, hash_secret
 
 SEAT_COOKIE = "fichas_seat"
@@ -172,6 +173,8 @@ def urls_available() -> bool:
 def says(code: str, **facts) -> str:
     """The sentence for a refusal's code, in the viewer's language (templates/_refusals.html: words
     stay in templates)."""
+    if "name" in facts:  # a player's name inside the sentence (game/views.py shown_name)
+        facts["name"] = shown_name(facts["name"])
     return render_template("_refusals.html", code=code, facts=facts).strip()
 
 

@@ -335,6 +335,16 @@ def test_in_forced_colours_the_tiles_keep_their_pips_and_what_glows_is_outlined(
     assert len(pips) > 3 and all("gradient" in b for b in pips)  # High Contrast would leave blank tiles
     for marked in ("article.seat.turn", "#line .last", "#hand .tile-btn.fits", "#me.my-turn"):
         assert page.eval_on_selector(marked, "e => getComputedStyle(e).outlineStyle") != "none", marked
+    # The tile with the keyboard's focus still stands out from the other tiles that fit.
+    page.locator("#hand .tile-btn.fits").first.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("""() => { const e = document.activeElement.closest('.tile-btn');
+        return e && e.matches(':focus-visible, :has(:focus-visible)')
+            && getComputedStyle(e).outlineColor; }""")
+    others = page.eval_on_selector_all("#hand .tile-btn.fits:not(:focus-within)",
+                                       "els => els.map(e => getComputedStyle(e).outlineColor)")
+    assert focused and focused not in others
 
 
 def overlap(a: dict, b: dict) -> float:

@@ -45,6 +45,7 @@ def test_home_offers_the_create_form_with_the_defaults(app):
 
 @pytest.mark.parametrize(("seconds", "language", "said"), [
     (None, "en", "Each turn lasts 45 seconds;"), (60, "en", "Each turn lasts 60 seconds;"),
+    (1, "en", "Each turn lasts 1 second;"), (0.2, "es", "Cada turno dura 1 segundo;"),
     (60, "es", "Cada turno dura 60 segundos;"), (30, "da", "Hver tur varer 30 sekunder;")])
 def test_home_says_the_turn_this_server_gives(make_app, seconds, language, said):
     app = make_app(**({"TURN_SECONDS": seconds} if seconds else {}))

@@ -301,6 +301,15 @@ def test_a_spectator_who_asked_for_a_seat_is_told_so_on_its_own_pages_only(make_
     now = shown_now(asker)
     assert mine in now and listed not in now and "Ana, Bea are away" not in now
     assert mine not in shown_now(other) and listed in shown_now(other)
+    # No seat free now (Bea's page opens too): the form goes, but the request stands and is said.
+    starts = len(asker.messages), len(other.messages)
+    players[1].connect(url)
+    wait_new(asker, starts[0], lambda m: "Bea is away" not in m and "#me" not in m and 'id="me"' in m)
+    assert mine in shown_now(asker) and "Ask for a seat" not in shown_now(asker)
+    wait_new(other, starts[1], lambda m: 'id="me"' in m)
+    assert "Ask for a seat" not in shown_now(other) and mine not in shown_now(other)
+    players[1].close()  # Bea is away again
+    wait_until(lambda: not table.connected(1))
     # Asking again changes the name; the page reloads (htmx follows HX-Redirect) and says the new one.
     assert asker.post(f"{url}/ask", {"name": "Zed"}).status_code == 204
     asker.messages.clear()
