@@ -106,7 +106,7 @@ def test_the_host_hands_a_disconnected_seat_to_a_newcomer(open_page, make_server
         expect(ask).to_contain_text("Bea is away")
         ask.locator("input[name=name]").fill("Zoe")
         ask.get_by_role("button", name="Ask for a seat").tap()
-        expect(zoe.locator("#handover-ask")).to_contain_text("Waiting for a seat: Zoe")
+        expect(zoe.locator("#handover-ask")).to_contain_text("You asked for a seat as Zoe.")  # her own
         expect(zoe.locator("main.play")).to_have_attribute("data-you", "")
 
         # The score sheet: reachable on the phone, readable without scrolling sideways, and it
