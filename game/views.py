@@ -206,6 +206,16 @@ def _named(variant: Variant, side: int, players: tuple[str, ...]) -> str:
     return variant.side_name(side, shown_names(players))
 
 
+def match_result(variant: Variant, record: dict) -> dict:
+    """A finished match's result from its record, as the score sheet lists it: each side's name (who
+    played its last round) and final score, and the winning side."""
+    rounds = record["rounds"]
+    players = tuple((rounds[-1].get("players") if rounds else None) or record["players"])
+    sides = [{"side": side, "name": _named(variant, side, players), "score": score}
+             for side, score in enumerate(record["scores"])]
+    return {"sides": sides, "winner": record["winner"]}
+
+
 def _result(match: Match, rnd: Round) -> dict:
     """The round's result with a sentence that explains it."""
     result, players = rnd.result, tuple(match.players_of(rnd))

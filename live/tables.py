@@ -22,6 +22,7 @@ from game.match import DEFAULT_TARGET, Match
 from game.record import export_match, load_match
 from game.rules import Event, Round
 from game.tiles import Tile
+from game.views import match_result
 
 from .store import Store
 from .table import (
@@ -156,6 +157,8 @@ class Tables:
             return None
         table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"], self.timing)
         self._fill(table, row)
+        table.earlier = [match_result(table.variant, self._earlier(table, number))
+                         for number in range(1, table.match_no)]
         table.clock.restarted(len(table.players), self.started_at)
         table.active_at = self.now()
         return table
@@ -190,13 +193,18 @@ class Tables:
                 return export_match(match)
         if not 1 <= match_no < current:
             return None
+        return self._earlier(table, match_no, players)
+
+    def _earlier(self, table: Table, match_no: int, players: list[str] | None = None) -> dict:
+        """The record of an earlier match: as kept when it ended, or, for a match that ended before the
+        store kept them (schema 4), replayed from its rounds."""
         kept = self.store.finished_match(table.id, match_no)
         if kept is not None:
             return kept
         rounds = self.store.rounds(table.id, match_no)
         return export_match(load_match({"format": "domino-match/1", "variant": table.variant.name,
                                         "seats": table.seats, "target": table.target,
-                                        "players": players, "rounds": rounds}))
+                                        "players": players or list(table.players), "rounds": rounds}))
 
     # -- creating and joining --------------------------------------------------
 
@@ -473,6 +481,8 @@ class Tables:
             table.players[seat], table.secret_hashes[seat] = name, secret_hash
             if table.match is not None:
                 table.match.players[seat] = name
+        if change.finished is not None:  # the score sheet lists it (and its record) from now on
+            table.earlier.append(match_result(table.variant, change.finished[1]))
         if change.match is not None:
             table.match = change.match
         if change.new_round is not None:

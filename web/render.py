@@ -43,7 +43,8 @@ def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None
     due = table.due_at()
     # Templates get the table's public facts only, never the Table (its round holds every hand).
     public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
-              "variant": variant_facts(table.variant, table.seats), "match_no": table.match_no}
+              "variant": variant_facts(table.variant, table.seats), "match_no": table.match_no,
+              "earlier": table.earlier}
     return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
             "players": shown_names(tuple(table.players)),
             "connected": [table.connected(s) for s in range(len(table.players))],

@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 import sqlite3
 from contextlib import closing
 
@@ -98,3 +99,33 @@ def test_a_database_of_schema_3_is_upgraded_and_its_earlier_matches_are_replayed
     second = finish_and_renew(again, url, players, rng)  # and from now on matches are kept whole
     assert db_rows(again, "SELECT match_no FROM matches") == [(2,)]
     assert record(Browser(again), url, "?match=2") == second
+
+
+def earlier_results(html: str) -> list[str]:
+    """The earlier matches' results as the score sheet lists them, as text."""
+    found = re.search(r'<div class="earlier">(.*?)</div>', html, re.S)
+    if found is None:
+        return []
+    items = re.findall(r"<li>(.*?)</li>", found.group(1), re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in items]
+
+
+def test_each_earlier_matchs_result_stays_on_the_score_sheet_through_new_matches_and_a_restart(make_app):
+    """A new match clears the result box: who won the last one, and by how much, stays on the sheet."""
+    app = make_app(TABLES_OPTIONS={"rng": random.Random(5)})
+    url, players = open_table(app, "block", 2, target=50, names=NAMES)
+    assert earlier_results(page(players[0], url)) == []
+    rng = random.Random(5)
+    expected = []
+    for number in (1, 2):
+        finished = finish_and_renew(app, url, players, rng)
+        scores = finished["scores"]
+        assert max(scores) >= 50 and scores[finished["winner"]] == max(scores)
+        expected.append(f"Match {number}, won by {NAMES[finished['winner']]}: "
+                        f"{NAMES[0]} {scores[0]} · {NAMES[1]} {scores[1]}")
+        for viewer in (players[0], players[1], Browser(app)):  # seats and a spectator alike
+            assert earlier_results(page(viewer, url)) == expected
+    app.extensions["fichas"].close()
+    again = make_app()
+    players = [reopen(p, again, url) for p in players]
+    assert earlier_results(page(players[1], url)) == expected  # read back from the store
