@@ -121,6 +121,23 @@ def test_a_short_name_is_shown_whole_beside_its_badges_on_a_phone(phones, make_s
         assert not any(seat["cut"] or seat["broken"] for seat in shown), (player.name, shown)
 
 
+
+def test_long_names_that_begin_alike_are_shown_whole_on_a_phone(phones, make_server):
+    """360x640, four seats: "Maximilian Alexander-Ros" and "Maximilian Alexander-Roy" both read
+    "Maxim…" in the narrow top row, and no one could tell them apart. A long name wraps, never cut."""
+    server = make_server()
+    names = ("Maximilian Alexander-Ros", "Bea", "Maximilian Alexander-Roy", "Dan")
+    players = phones(*PHONES["360x640"], names)
+    link = players[0].create(server.url, "partnership", 4, 100)
+    for player in players[1:]:
+        player.join(link)
+    for player in players:
+        player.wait_version(4)
+        shown = player.page.evaluate(NAMES_SHOWN)
+        assert sorted(seat["name"] for seat in shown) == sorted(names), shown
+        assert not any(seat["cut"] or seat["broken"] for seat in shown), (player.name, shown)
+        assert player.page.evaluate("document.documentElement.scrollWidth") <= 360
+
 # What a finger at each of the four points 20 px from the target's centre (left, right, up, down) lands
 # on: all on the target, its tap area is at least 40 px square, whatever its drawn size.
 TAP_AREA = """e => { e.scrollIntoView({block: "center", inline: "center"});
