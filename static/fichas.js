@@ -110,13 +110,17 @@
     }
   }
   // While the page has no connection it says so in sight (#connection is pinned at the top),
-  // shows nobody as connected (it cannot know), and sends no move: htmx would queue one and play
-  // it on reconnection, unseen, long after the tap. a11y.js says both changes.
+  // shows nobody as connected (it cannot know: the dots turn grey, and say nothing to a screen
+  // reader), and sends no move: htmx would queue one and play it on reconnection, unseen, long
+  // after the tap. a11y.js says both changes. Connected again, the whole table comes afresh.
   var down = false;
   function cutOff(now) {
     if (now === down) return;
     down = now;
     document.body.classList.toggle("cut-off", down);
+    document.querySelectorAll("#table .dot[role=img]").forEach(function (dot) {
+      if (down) dot.setAttribute("aria-hidden", "true"); else dot.removeAttribute("aria-hidden");
+    });
     document.dispatchEvent(new CustomEvent("fichas:connection", {detail: {down: down}}));
   }
   document.addEventListener("htmx:wsConfigSend", function (e) {

@@ -236,6 +236,8 @@ def test_while_the_connection_is_down_the_page_says_so_in_sight_and_sends_no_mov
     expect(banner).to_be_in_viewport()  # pinned: seen wherever the page is scrolled
     expect(alerts).to_contain_text("Reconnecting")
     expect(page.locator("article.seat .dot").first).to_have_css("background-color", "rgb(170, 170, 170)")
+    # Nobody is said to be connected: the page cannot know (the dots' words were "connected").
+    expect(page.get_by_role("img", name="connected")).to_have_count(0)
     page.locator("#me button.tile-btn.fits").click()  # not sent: htmx would play it on reconnection
     page.wait_for_timeout(300)
 
@@ -243,6 +245,7 @@ def test_while_the_connection_is_down_the_page_says_so_in_sight_and_sends_no_mov
     expect(banner).to_be_hidden(timeout=30_000)
     expect(alerts).to_contain_text("Connected again.")
     wait_first_push(page)
+    expect(page.get_by_role("img", name="connected")).to_have_count(2)
     page.wait_for_timeout(500)
     assert server_version(server, ana.page) == version  # the tap made while down was never played
     page.locator("#me button.tile-btn.fits").click()
