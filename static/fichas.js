@@ -137,11 +137,22 @@
   // A close with 1008 (policy violation: this page sent too much) or 1009 (a message too big) is
   // final: the page shows the server's reason and reconnects no more (htmx-ext-ws itself retries
   // only after 1006, 1011, 1012 and 1013); reloading the page is the way back.
+  // A clean close (1000 or 1001: a proxy or a server going away), which htmx does not retry, is
+  // tried again here after a growing, jittered pause, so that no page waits forever: the newest
+  // socket's, or a new try's while none is open.
   var current = null;
+  var tries = 0;
   document.addEventListener("htmx:wsClose", function (e) {
     var c = document.getElementById("connection");
-    if (e.detail.event.target !== current || leaving) return;
-    if (e.detail.event.code === 1008 || e.detail.event.code === 1009) {
+    var code = e.detail.event.code, latest = e.detail.event.target === current;
+    if ((code === 1000 || code === 1001) && !leaving && !stopped
+        && (latest || (current && current.readyState === WebSocket.CLOSED))) {
+      var wrapper = e.detail.socketWrapper;
+      var pause = Math.min(30000, 1000 * Math.pow(2, tries++)) * (0.5 + Math.random() / 2);
+      setTimeout(function () { if (down && !stopped && !leaving) wrapper.reconnect(); }, pause);
+    }
+    if (!latest || leaving) return;
+    if (code === 1008 || code === 1009) {
       stopped = true;
       clearTimeout(unanswered);
       // The server's reasons are English; the page shows them in its own language (templates/table.html).
@@ -154,6 +165,7 @@
   });
   document.addEventListener("htmx:wsOpen", function (e) {
     current = e.detail.event.target;
+    tries = 0;
     var c = document.getElementById("connection"); if (c) c.hidden = true;
     cutOff(false);
   });

@@ -200,20 +200,21 @@ def test_a_move_into_a_dead_connection_reconnects_and_the_move_can_be_made_again
 
 class Outage:
     """A page's websocket routed through Playwright that can be cut, and kept from reconnecting, as
-    when the server is down (closed with 1011, after which htmx tries again)."""
+    when the server is down (closed with `code`: 1011, after which htmx tries again; 1000 or 1001, a
+    proxy going away cleanly, which htmx leaves to the page)."""
 
-    def __init__(self, page: Page):
-        self.down, self.current, self.refused = False, None, 0
+    def __init__(self, page: Page, code: int = 1011):
+        self.down, self.current, self.refused, self.code = False, None, 0, code
         page.route_web_socket(re.compile(r"/t/[\w.-]+/ws$"), self._connect)
 
     def start(self) -> None:
         self.down = True
-        self.current.close(code=1011)
+        self.current.close(code=self.code)
 
     def _connect(self, page_side: WebSocketRoute) -> None:
         if self.down:
             self.refused += 1
-            page_side.close(code=1011)
+            page_side.close(code=self.code)
             return
         self.current = page_side
         page_side.connect_to_server()
@@ -248,6 +249,35 @@ def test_while_the_connection_is_down_the_page_says_so_in_sight_and_sends_no_mov
     expect(page.get_by_role("img", name="connected")).to_have_count(2)
     page.wait_for_timeout(500)
     assert server_version(server, ana.page) == version  # the tap made while down was never played
+    page.locator("#me button.tile-btn.fits").click()
+    for player in (ana, bea):
+        player.wait_version(version + 1)
+        assert player.line() == ["6-6"]
+
+
+@pytest.mark.parametrize("code", [1000, 1001])
+def test_a_clean_close_from_a_proxy_is_tried_again_until_the_table_is_back(open_page, make_server, code):
+    """htmx tries again only after 1006, 1011, 1012 and 1013: a close with 1000 or 1001 (a proxy or
+    a server going away cleanly) left the page on "Reconnecting…" until it was reloaded."""
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6
+    ana, bea = sit_down(open_page, server, 2, variant="block", phones=())
+    page, version = bea.page, bea.version()
+    outage = Outage(page, code)
+    page.reload()
+    bea.wait_connected()
+    wait_first_push(page)
+    outage.start()
+    expect(page.locator("#connection")).to_be_visible()
+    expect(page.locator("#alerts")).to_contain_text("Reconnecting")
+    for _ in range(100):  # its first try closes cleanly too: it goes on (routes run while Playwright waits)
+        if outage.refused:
+            break
+        page.wait_for_timeout(100)
+    assert outage.refused, "the page did not try again"
+    outage.down = False
+    expect(page.locator("#connection")).to_be_hidden(timeout=30_000)
+    expect(page.locator("#alerts")).to_contain_text("Connected again.")
+    wait_first_push(page)
     page.locator("#me button.tile-btn.fits").click()
     for player in (ana, bea):
         player.wait_version(version + 1)
