@@ -76,7 +76,7 @@ class Table:
         self.asks: dict[str, Ask] = {}  # by an id shown to the host (never the secret); memory only
         self.pushed = None  # what its pages were last sent, kept by the web layer (web/pieces.py)
         self.laid = None  # its line as laid out on the felt, kept by the web layer (web/dominoes.py)
-        self.earlier: list[dict] = []  # earlier matches' results (game/views.py match_result)
+        self.earlier: list[dict] = []  # earlier matches' numbers and results (match_result)
 
     # -- derived state ---------------------------------------------------------
 

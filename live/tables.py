@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from copy import copy
 from dataclasses import dataclass, field
 
-from game.errors import BadInput, GameError, NotYourTurn, StaleVersion
+from game.errors import BadInput, BadRecord, GameError, NotYourTurn, StaleVersion
 from game.match import DEFAULT_TARGET, Match
 from game.record import export_match, load_match
 from game.rules import Event, Round
@@ -157,8 +157,7 @@ class Tables:
             return None
         table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"], self.timing)
         self._fill(table, row)
-        table.earlier = [match_result(table.variant, self._earlier(table, number))
-                         for number in range(1, table.match_no)]
+        table.earlier = self._earlier_results(table)
         table.clock.restarted(len(table.players), self.started_at)
         table.active_at = self.now()
         return table
@@ -194,6 +193,19 @@ class Tables:
         if not 1 <= match_no < current:
             return None
         return self._earlier(table, match_no, players)
+
+    def _earlier_results(self, table: Table) -> list[dict]:
+        """Each earlier match's result, for the score sheet; one whose record no longer replays is left out
+        (logged), and never keeps the table from loading."""
+        results = []
+        for number in range(1, table.match_no):
+            try:
+                result = match_result(table.variant, self._earlier(table, number))
+            except (BadRecord, ValueError):  # a rule broken, or a round's events missing (live/store.py)
+                log.warning("table %s: match %s no longer replays", table.id, number)
+                continue
+            results.append({"number": number, **result})
+        return results
 
     def _earlier(self, table: Table, match_no: int, players: list[str] | None = None) -> dict:
         """The record of an earlier match: as kept when it ended, or, for a match that ended before the
@@ -482,7 +494,8 @@ class Tables:
             if table.match is not None:
                 table.match.players[seat] = name
         if change.finished is not None:  # the score sheet lists it (and its record) from now on
-            table.earlier.append(match_result(table.variant, change.finished[1]))
+            number, record = change.finished
+            table.earlier.append({"number": number, **match_result(table.variant, record)})
         if change.match is not None:
             table.match = change.match
         if change.new_round is not None:
