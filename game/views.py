@@ -206,14 +206,12 @@ def _named(variant: Variant, side: int, players: tuple[str, ...]) -> str:
     return variant.side_name(side, shown_names(players))
 
 
-def match_result(variant: Variant, record: dict) -> dict:
-    """A finished match's result from its record, as the score sheet lists it: each side's name (who
-    played its last round) and final score, and the winning side."""
-    rounds = record["rounds"]
-    players = tuple((rounds[-1].get("players") if rounds else None) or record["players"])
+def match_result(variant: Variant, scores: list[int], winner: int, players: tuple[str, ...]) -> dict:
+    """A finished match's result as the score sheet lists it: each side's name (`players`: who played
+    its last round) and final score, and the winning side."""
     sides = [{"side": side, "name": _named(variant, side, players), "score": score}
-             for side, score in enumerate(record["scores"])]
-    return {"sides": sides, "winner": record["winner"]}
+             for side, score in enumerate(scores)]
+    return {"sides": sides, "winner": winner}
 
 
 def _result(match: Match, rnd: Round) -> dict:

@@ -360,6 +360,19 @@ class Store:
                                    (table_id, match_no)).fetchone()
         return None if row is None else json.loads(row["record"])
 
+    def finished_results(self, table_id: str) -> dict[int, tuple[list, int | None, list]]:
+        """Each kept earlier match's scores, winner and players (its last round's, else the match's), by
+        number: picked out of the records by SQLite, not parsed whole in Python."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT match_no, json_extract(record, '$.scores') AS scores,"
+                " json_extract(record, '$.winner') AS winner,"
+                " coalesce(CASE WHEN json_array_length(record, '$.rounds') > 0 THEN json_extract(record,"
+                "   '$.rounds[' || (json_array_length(record, '$.rounds') - 1) || '].players') END,"
+                "   json_extract(record, '$.players')) AS players"
+                " FROM matches WHERE table_id=?", (table_id,)).fetchall()
+        return {r["match_no"]: (json.loads(r["scores"]), r["winner"], json.loads(r["players"])) for r in rows}
+
     def tables_with_deadlines(self) -> list[str]:
         """Ids of tables whose clock is running (a turn or a pause)."""
         with self._lock:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from copy import copy
 from dataclasses import dataclass, field
 
-from game.errors import BadInput, BadRecord, GameError, NotYourTurn, StaleVersion
+from game.errors import BadInput, GameError, NotYourTurn, StaleVersion
 from game.match import DEFAULT_TARGET, Match
 from game.record import export_match, load_match
 from game.rules import Event, Round
@@ -195,16 +195,17 @@ class Tables:
         return self._earlier(table, match_no, players)
 
     def _earlier_results(self, table: Table) -> list[dict]:
-        """Each earlier match's result, for the score sheet; one whose record no longer replays is left out
-        (logged), and never keeps the table from loading."""
+        """Each earlier match's result, for the score sheet. One that cannot be read (a match from
+        before schema 4 whose rounds no longer replay, or replay unfinished) is left out and logged:
+        it never keeps the table from loading."""
+        kept = self.store.finished_results(table.id)
         results = []
         for number in range(1, table.match_no):
             try:
-                result = match_result(table.variant, self._earlier(table, number))
-            except (BadRecord, ValueError):  # a rule broken, or a round's events missing (live/store.py)
-                log.warning("table %s: match %s no longer replays", table.id, number)
-                continue
-            results.append({"number": number, **result})
+                facts = kept.get(number) or finished_facts(self._earlier(table, number))
+                results.append(listed(table, number, facts))
+            except Exception:
+                log.exception("table %s: match %s cannot be listed", table.id, number)
         return results
 
     def _earlier(self, table: Table, match_no: int, players: list[str] | None = None) -> dict:
@@ -478,6 +479,9 @@ class Tables:
             seat, name, secret_hash, browser = change.reseat
             reseat = {"table_id": table.id, "seat": seat, "name": name, "secret_hash": secret_hash,
                       "browser_hash": browser}
+        earlier = None  # the match just finished, as the score sheet lists it from now on (made before the
+        if change.finished is not None:  # store has the change: after, nothing may fail)
+            earlier = listed(table, change.finished[0], finished_facts(change.finished[1]))
         # A move's events are its record (with its time): the action log holds everything else.
         self.store.commit(table.row(version, change.match_no, change.clock, change.detail["at"]),
                           seat_row=seat_row, round_data=round_data, events=events,
@@ -493,9 +497,8 @@ class Tables:
             table.players[seat], table.secret_hashes[seat] = name, secret_hash
             if table.match is not None:
                 table.match.players[seat] = name
-        if change.finished is not None:  # the score sheet lists it (and its record) from now on
-            number, record = change.finished
-            table.earlier.append({"number": number, **match_result(table.variant, record)})
+        if earlier is not None:
+            table.earlier.append(earlier)
         if change.match is not None:
             table.match = change.match
         if change.new_round is not None:
@@ -511,3 +514,18 @@ class Tables:
             self.publish(table)
         except Exception:
             log.exception("publishing table %s failed", table.id)
+
+
+def listed(table: Table, number: int, facts: tuple[list, int | None, list]) -> dict:
+    """Match `number` of the table as its score sheet lists it, from `finished_facts`."""
+    scores, winner, players = facts
+    if winner is None:  # replayed unfinished: a round of it is missing
+        raise ValueError(f"match {number} has no winner")
+    return {"number": number, **match_result(table.variant, scores, winner, tuple(players))}
+
+
+def finished_facts(record: dict) -> tuple[list, int | None, list]:
+    """A finished match's scores, winner and players (its last round's, else the match's), from its record."""
+    rounds = record["rounds"]
+    players = (rounds[-1].get("players") if rounds else None) or record["players"]
+    return record["scores"], record["winner"], players

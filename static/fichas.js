@@ -110,16 +110,24 @@
     }
   }
   // While the page has no connection it says so in sight (#connection is pinned at the top),
-  // shows nobody as connected (it cannot know: the dots turn grey, and say nothing to a screen
-  // reader), and sends no move: htmx would queue one and play it on reconnection, unseen, long
+  // shows nobody as connected (it cannot know: the dots turn grey, and lose their tooltip and
+  // what a screen reader says of them), and sends no move: htmx would queue one and play it on reconnection, unseen, long
   // after the tap. a11y.js says both changes. Connected again, the whole table comes afresh.
   var down = false;
   function cutOff(now) {
     if (now === down) return;
     down = now;
     document.body.classList.toggle("cut-off", down);
-    document.querySelectorAll("#table .dot[role=img]").forEach(function (dot) {
-      if (down) dot.setAttribute("aria-hidden", "true"); else dot.removeAttribute("aria-hidden");
+    document.querySelectorAll("#table .dot").forEach(function (dot) {
+      if (down && dot.title) {
+        dot.dataset.was = dot.title;
+        dot.removeAttribute("title");
+        if (dot.getAttribute("role") === "img") dot.setAttribute("aria-hidden", "true");
+      } else if (!down && dot.dataset.was) {
+        dot.title = dot.dataset.was;
+        delete dot.dataset.was;
+        if (dot.getAttribute("role") === "img") dot.removeAttribute("aria-hidden");
+      }
     });
     document.dispatchEvent(new CustomEvent("fichas:connection", {detail: {down: down}}));
   }
@@ -138,20 +146,26 @@
   // final: the page shows the server's reason and reconnects no more (htmx-ext-ws itself retries
   // only after 1006, 1011, 1012 and 1013); reloading the page is the way back.
   // A clean close (1000 or 1001: a proxy or a server going away), which htmx does not retry, is
-  // tried again here after a growing, jittered pause, so that no page waits forever: the newest
-  // socket's, or a new try's while none is open.
-  var current = null;
-  var tries = 0;
+  // tried again here after a pause that grows until a socket has stayed open a while (one that
+  // opens and is closed at once must not make a loop), so that no page waits forever: the newest
+  // socket's close, or a new try's while none is open. One try waits at a time, and none once
+  // htmx is connecting by itself.
+  var current = null; // the newest socket that opened
+  var openedAt = 0, tries = 0, retry = null;
   document.addEventListener("htmx:wsClose", function (e) {
     var c = document.getElementById("connection");
-    var code = e.detail.event.code, latest = e.detail.event.target === current;
+    var code = e.detail.event.code;
+    var newest = current === null || e.detail.event.target === current;
+    if (newest) clearTimeout(unanswered); // it is closed: htmx or the retry below reconnects
     if ((code === 1000 || code === 1001) && !leaving && !stopped
-        && (latest || (current && current.readyState === WebSocket.CLOSED))) {
+        && (newest || current.readyState === WebSocket.CLOSED)) {
+      if (newest && Date.now() - openedAt > 10000) tries = 0;
       var wrapper = e.detail.socketWrapper;
       var pause = Math.min(30000, 1000 * Math.pow(2, tries++)) * (0.5 + Math.random() / 2);
-      setTimeout(function () { if (down && !stopped && !leaving) wrapper.reconnect(); }, pause);
+      clearTimeout(retry);
+      retry = setTimeout(function () { if (down && !stopped && !leaving) wrapper.reconnect(); }, pause);
     }
-    if (!latest || leaving) return;
+    if (!newest || leaving) return;
     if (code === 1008 || code === 1009) {
       stopped = true;
       clearTimeout(unanswered);
@@ -163,9 +177,11 @@
     if (c) c.hidden = false;
     cutOff(true);
   });
+  document.addEventListener("htmx:wsConnecting", function () { clearTimeout(retry); });
   document.addEventListener("htmx:wsOpen", function (e) {
     current = e.detail.event.target;
-    tries = 0;
+    openedAt = Date.now();
+    clearTimeout(retry);
     var c = document.getElementById("connection"); if (c) c.hidden = true;
     cutOff(false);
   });

@@ -239,6 +239,7 @@ def test_while_the_connection_is_down_the_page_says_so_in_sight_and_sends_no_mov
     expect(page.locator("article.seat .dot").first).to_have_css("background-color", "rgb(170, 170, 170)")
     # Nobody is said to be connected: the page cannot know (the dots' words were "connected").
     expect(page.get_by_role("img", name="connected")).to_have_count(0)
+    expect(page.locator("article.seat .dot[title]")).to_have_count(0)  # nor a tooltip that says so
     page.locator("#me button.tile-btn.fits").click()  # not sent: htmx would play it on reconnection
     page.wait_for_timeout(300)
 
@@ -282,3 +283,33 @@ def test_a_clean_close_from_a_proxy_is_tried_again_until_the_table_is_back(open_
     for player in (ana, bea):
         player.wait_version(version + 1)
         assert player.line() == ["6-6"]
+
+
+def test_a_proxy_that_lets_the_page_in_and_closes_at_once_is_tried_ever_more_slowly(open_page, make_server):
+    """A socket that opens and is closed cleanly at once, again and again (a proxy draining its
+    connections), must not make the page reconnect every second for as long as it lasts."""
+    server = make_server(**seeded(BLOCK_SEED))
+    _, bea = sit_down(open_page, server, 2, variant="block", phones=())
+    page, opened = bea.page, []
+
+    def flap(page_side: WebSocketRoute) -> None:
+        opened.append(page_side)
+        if len(opened) == 1:  # the page's first socket works
+            page_side.connect_to_server()
+            return
+        table = page_side.connect_to_server()  # in, its whole table sent, and out
+
+        def forward_and_close(message) -> None:
+            page_side.send(message)
+            page_side.close(code=1001)
+        table.on_message(forward_and_close)
+
+    page.route_web_socket(re.compile(r"/t/[\w.-]+/ws$"), flap)
+    page.reload()
+    bea.wait_connected()
+    wait_first_push(page)
+    opened[0].close(code=1001)
+    page.wait_for_timeout(12_000)
+    # Pauses of 0.5-1, 1-2, 2-4 and 4-8 s: at most five tries in 12 s (a pause that started again at
+    # each open made ten to twenty).
+    assert 2 <= len(opened) - 1 <= 5, len(opened) - 1
