@@ -107,6 +107,13 @@ def test_axe_finds_nothing_on_any_screen(open_page, make_server):
     check(bea.page, "match end", problems)
     check(watcher, "spectator, match end", problems)
 
+    ana.page.get_by_role("button", name="New match, same seats").click()  # the sheet lists match 1
+    for page in (ana.page, bea.page, watcher):
+        expect(page.locator("#sheet .earlier")).to_contain_text("Match 1, won by")
+        page.locator("#sheet summary").click()
+    check(bea.page, "a new match, the sheet open", problems)
+    check(watcher, "spectator, a new match, the sheet open", problems)
+
     assert not problems, "axe found:\n" + "\n".join(problems)
 
 
