@@ -80,7 +80,16 @@ def player_panel(match: Match, seat: int | None) -> dict:
     rnd = match.round
     hand = _hand(rnd, seat) if rnd is not None and seat is not None else []
     return {"you": seat, "hand": hand, "fitting": sum(1 for tile in hand if tile["ends"]),
-            "can": _can(match, rnd, seat), "unseen": unseen_counts(rnd, seat)}
+            "can": _can(match, rnd, seat), "unseen": unseen_counts(rnd, seat),
+            "timed_out": seat is not None and rnd is not None and timed_out(rnd, seat)}
+
+
+def timed_out(rnd: Round, seat: int) -> bool:
+    """Whether the table made `seat`'s latest move of the round, its time having run out (S3)."""
+    for event in reversed(rnd.events):  # a seat's latest move is within the last few: one round of turns
+        if event.seat == seat:
+            return event.auto
+    return False
 
 
 def unseen_counts(rnd: Round | None, seat: int | None) -> list[int] | None:

@@ -25,6 +25,7 @@ FRAME, PROMPT, ANNOUNCE, HAND, CHOOSE, ACTIONS = range(6)
 PIECES = ((PROMPT, "_prompt.html", "prompt"), (ANNOUNCE, "_announce_me.html", "announce"),
           (CHOOSE, "_choose_end.html", "choose"), (ACTIONS, "_actions.html", "actions"))
 WAITING = "waiting"  # the prompt while one waits for one's turn in a round's play
+TIMED_OUT = "timed out"  # the same, when the table made one's latest move (time ran out)
 KEPT: dict[tuple, Markup] = {}  # (language, template, what it shows) -> a piece the same at every table
 
 
@@ -53,7 +54,10 @@ def me_key(context: dict) -> tuple:
     hand = tuple([hand_tile_key(tile, two_ends) for tile in panel["hand"]])
     actions = f'{can.get("draw")}|{can.get("pass")}|{phase}'
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
-        prompt = WAITING if phase == "playing" else (phase, context["table"]["match_no"], rnd["number"])
+        if phase == "playing":
+            prompt = TIMED_OUT if panel["timed_out"] else WAITING
+        else:
+            prompt = (phase, context["table"]["match_no"], rnd["number"])
         return (frame, prompt, None, hand, None, actions)
     # On one's turn the prompt names what one can do and the turn's full time: a string (see `shared_key`).
     can_do = " ".join(name for name, yes in can.items() if yes)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 
 from game.record import load_match
+from helpers.pages import choose_move, seat_up, shown_now, wait_until
 
 
 def test_s3_the_table_plays_a_whole_match_for_players_who_never_act(make_server):
@@ -31,3 +33,44 @@ def test_s3_the_table_plays_a_whole_match_for_players_who_never_act(make_server)
     assert match.scores[record["winner"]] >= 50
     final = players[2].wait_for(lambda m: "win the match" in m, timeout=10)
     assert "played by the table" in final
+
+
+TIMED_OUT = "Your time ran out: the table made your move."
+
+
+def prompt_of(player) -> str:
+    """The words of the player's #me prompt as its page shows it now."""
+    shown = shown_now(player)
+    found = re.search(r'<p class="prompt" id="prompt"[^>]*>(.*?)</p>', shown, re.S)
+    assert found, shown[-500:]
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split())
+
+
+def test_a_player_whose_time_ran_out_is_told_the_table_moved_for_them_until_their_next_turn(make_server):
+    """The table's move for an absent player showed only as a ringed tile and a line of the log, below
+    the fold: back at the page, the player could not tell why the tile was gone from the hand."""
+    server = make_server(TURN_SECONDS=2, OFFLINE_SECONDS=1, PAUSE_SECONDS=60, GRACE_SECONDS=0,
+                         TABLES_OPTIONS={"rng": random.Random(3)})
+    url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
+    for player in players:
+        player.connect(url)
+    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[-1])
+    wait_until(lambda: table.match and table.match.round and table.match.round.events, timeout=10)
+    absent = table.match.round.events[-1].seat  # nobody moved: the opener's time ran out
+    assert table.match.round.events[-1].auto
+    other = 1 - absent
+    players[absent].wait_version(table.version)
+    players[other].wait_version(table.version)
+    wait_until(lambda: TIMED_OUT in prompt_of(players[absent]))
+    assert "Waiting for your turn." in prompt_of(players[absent])
+    assert TIMED_OUT not in prompt_of(players[other]) and "Your turn." in prompt_of(players[other])
+
+    for mover in (other, absent):  # each moves in time: the words go once the absent player has moved
+        with table.lock:
+            assert table.match.round.turn == mover
+            _, action, fields = choose_move(table, random.Random(1))
+        players[mover].send_move({"action": action, **{k: str(v) for k, v in fields.items()}})
+        wait_until(lambda mover=mover: table.match.round.turn != mover or table.match.round.over)
+        players[absent].wait_version(table.version)
+    wait_until(lambda: "Waiting for your turn." in prompt_of(players[absent]) or table.match.round.over)
+    assert TIMED_OUT not in prompt_of(players[absent])
