@@ -166,6 +166,14 @@
     }
     if (done) e.preventDefault();
   });
+  // Enter picks a tile that fits both ends, as Space does (a radio takes only Space by itself):
+  // every other tile plays on Enter, and this one did nothing.
+  document.addEventListener("keydown", function (e) {
+    var t = e.target;
+    if (e.key !== "Enter" || !t.matches || !t.matches("#me input[type=radio][name=tile]")) return;
+    if (!t.checked) t.click();
+    e.preventDefault();
+  });
   function showShortcuts() {
     var box = document.getElementById("shortcuts-on");
     if (box) box.checked = shortcutsOn();

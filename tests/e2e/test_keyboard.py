@@ -58,9 +58,9 @@ def keyboard_move(player: Player, n: int, both: list[str]) -> str:
     if me.locator("#hand .tile-btn.fits").count():
         tile = tile_key(first.get_attribute("data-tile"))
         radio = first.locator("input")
-        if radio.count():  # fits both ends: Space picks it, then an end by shortcut or by Tab and Enter
+        if radio.count():  # fits both ends: Enter or Space picks it, then an end by shortcut or Tab and Enter
             expect(radio).to_be_focused()
-            page.keyboard.press("Space")
+            page.keyboard.press("Space" if len(both) % 2 else "Enter")  # the first by Enter (it did nothing)
             expect(radio).to_be_checked()
             end = "left" if n % 2 else "right"
             if n % 3:
