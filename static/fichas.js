@@ -17,7 +17,7 @@
     if (!el.dataset.totalMs) return;
     var late = left <= LATE_MS;
     el.classList.toggle("late", late);
-    var bar = el.parentNode.querySelector(".timer");
+    var bar = (el.closest("p") || el.parentNode).querySelector(".timer"); // the clock's line holds its bar
     if (!bar) return;
     bar.classList.toggle("late", late);
     var fill = bar.firstElementChild;

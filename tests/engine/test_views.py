@@ -150,13 +150,13 @@ def test_panel_holds_the_own_hand_only():
     match = match_with(rnd)
     for seat in range(2):
         panel = player_panel(match, seat)
-        assert panel["you"] == seat and set(panel) == {"you", "hand", "fitting", "can", "unseen"}
+        assert panel["you"] == seat and set(panel) == {"you", "hand", "fitting", "can", "unseen", "timed_out"}
         assert [(h["tile"], h["low"], h["high"]) for h in panel["hand"]] == \
             [(t.text, t.low, t.high) for t in rnd.hands[seat]]
         assert not shown_tiles(panel) & hidden_tiles(rnd, seat)
     # unseen: the line holds 6-6 only (tests/engine/test_views_facts.py tests the counts)
     assert player_panel(match, None) == {"you": None, "hand": [], "fitting": 0, "can": NO_MOVE,
-                                         "unseen": [7, 7, 7, 7, 7, 7, 6]}
+                                         "unseen": [7, 7, 7, 7, 7, 7, 6], "timed_out": False}
 
 
 def test_panel_says_which_end_each_tile_fits_on_its_turn_only():
