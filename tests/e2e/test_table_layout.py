@@ -237,6 +237,19 @@ def test_d4_doubles_lie_across_and_both_ends_are_targets_that_do_not_move_the_li
     assert stats.both_ends == 1, f"the seeded deal no longer has a tile that fits both ends: {stats}"
 
 
+def test_the_headers_link_invites_friends_while_seats_are_free_and_then_names_the_table(people, make_server):
+    """The header is outside #table, which pushes redraw: a page loaded while the table filled kept
+    "Invite friends with this link" for the whole match, and one loaded later read "This table's link"."""
+    host, guest = people("1280x800", 2)
+    link = host.create(make_server().url, "block", 2, 100)
+    label = host.page.locator(".share label")
+    expect(label).to_have_text("Invite friends with this link", use_inner_text=True)
+    guest.join(link)
+    for player in (host, guest):
+        player.wait_version(2)
+        expect(player.page.locator(".share label")).to_have_text("This table's link", use_inner_text=True)
+
+
 def test_the_smaller_points_of_issue_10(people, make_server, chromium):
     server = make_server()
     # The home form: each radio button on its label's line; Partnership is played by 4 only.
