@@ -239,15 +239,24 @@ def test_d4_doubles_lie_across_and_both_ends_are_targets_that_do_not_move_the_li
 
 def test_the_headers_link_invites_friends_while_seats_are_free_and_then_names_the_table(people, make_server):
     """The header is outside #table, which pushes redraw: a page loaded while the table filled kept
-    "Invite friends with this link" for the whole match, and one loaded later read "This table's link"."""
-    host, guest = people("1280x800", 2)
+    "Invite friends with this link" for the whole match, and one loaded later read "This table's link".
+    A spectator is told so at the top of the page."""
+    host, guest, visitor = people("1280x800", 3)
     link = host.create(make_server().url, "block", 2, 100)
     label = host.page.locator(".share label")
     expect(label).to_have_text("Invite friends with this link", use_inner_text=True)
+    visitor.page.goto(link)  # come to take a seat, not to watch: not told "Watching"
+    expect(visitor.page.locator("#me form.join")).to_be_visible()
+    expect(visitor.page.locator(".watching")).to_be_hidden()
     guest.join(link)
     for player in (host, guest):
         player.wait_version(2)
         expect(player.page.locator(".share label")).to_have_text("This table's link", use_inner_text=True)
+        expect(player.page.locator(".watching")).to_have_count(0)
+    # Too late for a seat: told at the top, in sight on a phone (its own words are at the page's foot).
+    visitor.wait_version(2)
+    expect(visitor.page.locator(".watching")).to_be_visible()
+    expect(visitor.page.locator(".watching")).to_be_in_viewport()
 
 
 def test_the_smaller_points_of_issue_10(people, make_server, chromium):
