@@ -117,6 +117,10 @@
     before = null;
   }
 
+  // After a tap or a click, the panel that took the focus of a tile gone shows no ring (fichas.css):
+  // Chromium rings any element focused by script once the focused one was removed.
+  document.addEventListener("pointerdown", function () { document.body.classList.add("pointer"); }, true);
+  document.addEventListener("keydown", function () { document.body.classList.remove("pointer"); }, true);
   document.addEventListener("htmx:wsBeforeMessage", function () {
     before = describe(document.activeElement) || before;
   });

@@ -12,8 +12,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .players import Player, tile_key
-from .test_browser import BLOCK_SEED, seeded
+from .players import Player, tile_key, wait_first_push
+from .test_browser import BLOCK_SEED, seeded, sit_down
 
 pytestmark = pytest.mark.browser
 
@@ -200,3 +200,20 @@ def test_a_waiting_host_hears_each_seat_taken_and_the_last_to_join_hears_the_sta
     carl.page.wait_for_timeout(700)  # the page's own whole table comes over its websocket meanwhile
     heard = carl.page.evaluate("window.heard")
     assert sum("Round 1 begins" in sentence for sentence in heard) == 1, heard
+
+
+def test_after_a_click_the_panel_that_takes_the_focus_shows_no_ring_but_a_key_brings_it_back(open_page,
+                                                                                              make_server):
+    """A tile clicked goes from the hand, and #me takes its focus (for keyboards): Chromium ringed the
+    whole panel in thick blue after every click or tap."""
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6
+    _, bea = sit_down(open_page, server, 2, variant="block", phones=())
+    page, version = bea.page, bea.version()
+    wait_first_push(page)
+    page.locator("#me button.tile-btn.fits").click()
+    bea.wait_version(version + 1)
+    expect(page.locator("#me")).to_be_focused()
+    outline = "getComputedStyle(document.getElementById('me')).outlineStyle"
+    page.wait_for_function(f"{outline} === 'none'")
+    page.keyboard.press("Shift")  # a keyboard user: the ring shows where the focus is
+    page.wait_for_function(f"{outline} === 'solid'")
