@@ -86,7 +86,7 @@ def player_panel(match: Match, seat: int | None) -> dict:
 
 def timed_out(rnd: Round, seat: int) -> bool:
     """Whether the table made `seat`'s latest move of the round, its time having run out (S3)."""
-    for event in reversed(rnd.events):  # a seat's latest move is within the last few: one round of turns
+    for event in reversed(rnd.events):  # one turn round back at most, once the seat has moved
         if event.seat == seat:
             return event.auto
     return False

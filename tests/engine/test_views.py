@@ -251,3 +251,25 @@ def test_variant_menu_for_the_create_form():
         ("draw", "Draw — 2 to 4, draw when you cannot play")]
     assert [(v["seat_choices"], v["default_seats"], v["default"]) for v in menu] == [
         ([4], 4, True), ([2, 3, 4], 4, False), ([2, 3, 4], 4, False)]
+
+
+def test_panel_says_whether_the_table_made_the_seats_latest_move():
+    """`timed_out`: a seat whose latest move of the round the table made (S3) is told so, until it moves."""
+    rnd = round_from("partnership", PARTNERSHIP, events="0:auto 1:auto 2:auto")
+    match = match_with(rnd)
+    assert [player_panel(match, s)["timed_out"] for s in range(4)] == [True, True, True, False]
+    moves = rnd.playable(3)  # seat 3 moves itself
+    if moves:
+        rnd.play(3, *moves[0])
+    else:
+        rnd.pass_turn(3)
+    assert [player_panel(match, s)["timed_out"] for s in range(4)] == [True, True, True, False]
+    moves = rnd.playable(0)  # seat 0 moves itself this time
+    if moves:
+        rnd.play(0, *moves[0])
+    else:
+        rnd.pass_turn(0)
+    assert [player_panel(match, s)["timed_out"] for s in range(4)] == [False, True, True, False]
+    fresh = match_with(round_from("partnership", PARTNERSHIP))
+    assert [player_panel(fresh, s)["timed_out"] for s in range(4)] == [False] * 4  # nobody has moved
+    assert player_panel(fresh, None)["timed_out"] is False  # a spectator

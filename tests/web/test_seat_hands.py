@@ -228,6 +228,18 @@ def test_who_may_ask_for_a_seat(app):
     assert "Waiting for a seat: Zed, P0" in page(Browser(app), url)
 
 
+def test_the_name_field_holds_the_name_asked_under_as_typed_and_asking_again_with_it_works(app):
+    """A right-to-left name is set apart by invisible marks in sentences; in the field they made
+    asking again a 400 ("A name cannot contain control characters")."""
+    url, _ = open_table(app, "block", 2, names=NAMES)  # no page open: both seats are away
+    spectator = Browser(app)
+    for name in ("Zoe", "מרים"):
+        assert spectator.post(f"{url}/ask", {"name": name}).status_code == 204
+        field = re.search(r'<input id="ask-name"[^>]*value="([^"]*)"', page(spectator, url)).group(1)
+        assert field == name
+        assert spectator.post(f"{url}/ask", {"name": field}).status_code == 204
+
+
 def test_the_old_browsers_open_page_is_cut_off_and_never_shown_the_seat_again(make_server):
     server = make_server(START_CLOCK=False)
     url, players = seat_up(server, "block", 2, names=NAMES)
