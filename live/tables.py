@@ -198,7 +198,11 @@ class Tables:
         """Each earlier match's result, for the score sheet. One that cannot be read (a match from
         before schema 4 whose rounds no longer replay, or replay unfinished) is left out and logged:
         it never keeps the table from loading."""
-        kept = self.store.finished_results(table.id)
+        try:
+            kept = self.store.finished_results(table.id)
+        except Exception:  # a kept record that cannot be read: each match is read whole instead
+            log.exception("table %s: the earlier matches' results cannot be read", table.id)
+            kept = {}
         results = []
         for number in range(1, table.match_no):
             try:

@@ -111,8 +111,9 @@
   }
   // While the page has no connection it says so in sight (#connection is pinned at the top),
   // shows nobody as connected (it cannot know: the dots turn grey, and lose their tooltip and
-  // what a screen reader says of them), and sends no move: htmx would queue one and play it on reconnection, unseen, long
-  // after the tap. a11y.js says both changes. Connected again, the whole table comes afresh.
+  // what a screen reader says of them), and sends no move: htmx would queue one and play it on
+  // reconnection, unseen, long after the tap. a11y.js says both changes. Connected again, the whole
+  // table comes afresh.
   var down = false;
   function cutOff(now) {
     if (now === down) return;
