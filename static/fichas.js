@@ -13,7 +13,8 @@
   // style attributes under the strict CSP); the bar shrinks in twentieths, eased by a CSS transition.
   function tick(el) {
     var left = Math.max(0, el.dataset.endsAt - performance.now());
-    el.textContent = Math.ceil(left / 1000);
+    var seconds = String(Math.ceil(left / 1000));
+    if (el.textContent !== seconds) el.textContent = seconds; // a change only: a screen reader may be listening
     if (!el.dataset.totalMs) return;
     var late = left <= LATE_MS;
     el.classList.toggle("late", late);

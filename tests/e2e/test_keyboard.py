@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .players import Player, tile_key, wait_first_push
+from .players import Player, Stats, play_one_move, tile_key, wait_first_push
 from .test_browser import BLOCK_SEED, seeded, sit_down
 
 pytestmark = pytest.mark.browser
@@ -177,6 +177,34 @@ def test_s4_a_turn_cut_short_by_a_reload_is_announced_with_the_seconds_really_le
     expect(mover.page.locator("#me .clock.late")).to_be_visible()
     expect(mover.page.locator("#announcer")).to_contain_text(re.compile(r"[1-5] seconds? left on your clock"))
     assert not any("10 seconds" in sentence for sentence in mover.page.evaluate("window.heard"))
+
+
+# Counts every change inside the page's live regions (text or nodes), as a screen reader notices them.
+WATCH_LIVE = """() => { window.liveChanges = [];
+  const regions = document.querySelectorAll('[aria-live], [role=status], [role=alert], [role=log]');
+  const observer = new MutationObserver(records => records.forEach(r => window.liveChanges.push(
+    (r.target.closest ? r.target : r.target.parentElement).closest('[aria-live], [role]').id)));
+  regions.forEach(region => observer.observe(region, {childList: true, subtree: true, characterData: true}));
+  return regions.length; }"""
+
+
+def test_the_pause_between_rounds_counts_down_without_being_read_out(open_page, make_server):
+    """A round's result stays on screen with the next round's countdown; no live region changes as
+    it counts (a screen reader read "30, 30, 30, 29…" for the whole pause), while the seconds shown
+    still fall."""
+    server = make_server(**seeded(BLOCK_SEED), PAUSE_SECONDS=30)
+    players = sit_down(open_page, server, 2, variant="block", phones=())
+    stats = Stats()
+    while play_one_move(players, stats):
+        pass
+    page = players[1].page
+    clock = page.locator("#result .clock")
+    expect(clock).to_be_visible()
+    assert page.evaluate(WATCH_LIVE) >= 2  # the announcer and the alerts, at least
+    first = int(clock.inner_text())
+    page.wait_for_timeout(2600)
+    assert int(clock.inner_text()) < first  # it counts down on screen
+    assert page.evaluate("window.liveChanges") == []
 
 
 def test_a_waiting_host_hears_each_seat_taken_and_the_last_to_join_hears_the_start(open_page, make_server):
