@@ -81,7 +81,8 @@ def player_panel(match: Match, seat: int | None) -> dict:
     hand = _hand(rnd, seat) if rnd is not None and seat is not None else []
     return {"you": seat, "hand": hand, "fitting": sum(1 for tile in hand if tile["ends"]),
             "can": _can(match, rnd, seat), "unseen": unseen_counts(rnd, seat),
-            "timed_out": seat is not None and rnd is not None and timed_out(rnd, seat)}
+            "timed_out": seat is not None and rnd is not None and timed_out(rnd, seat),
+            "drew": just_drew(rnd, seat) if rnd is not None and seat is not None else None}
 
 
 def timed_out(rnd: Round, seat: int) -> bool:
@@ -90,6 +91,14 @@ def timed_out(rnd: Round, seat: int) -> bool:
         if event.seat == seat:
             return event.auto
     return False
+
+
+def just_drew(rnd: Round, seat: int) -> str | None:
+    """The tile `seat` drew with its latest move, while the turn is still its own (D3); else None."""
+    if rnd.over or rnd.turn != seat or not rnd.events:
+        return None
+    last = rnd.events[-1]
+    return last.tile.text if last.action == "draw" and last.seat == seat else None
 
 
 def unseen_counts(rnd: Round | None, seat: int | None) -> list[int] | None:

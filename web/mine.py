@@ -61,7 +61,8 @@ def me_key(context: dict) -> tuple:
         return (frame, prompt, None, hand, None, actions)
     # On one's turn the prompt names what one can do and the turn's full time: a string (see `shared_key`).
     can_do = " ".join(name for name, yes in can.items() if yes)
-    prompt = f'{can_do}|{rnd["opening_tile"] if rnd and not rnd["line"] else None}|{context["total_ms"]}'
+    prompt = (f'{can_do}|{rnd["opening_tile"] if rnd and not rnd["line"] else None}|{context["total_ms"]}'
+              f'|{panel["drew"]}')
     match_no = context["table"]["match_no"]
     announce = f'{match_no}|{rnd["number"]}|{rnd["moves"]}|{panel["fitting"]}|{can.get("draw")}'
     return (frame, prompt, announce, hand, ends if choosing(context) else None, actions)
@@ -132,12 +133,13 @@ class Mine:
     def announce(self) -> str:
         """What is said when this viewer's turn begins, from its frame (web/rendering.py)."""
         panel, rnd, table = self.context["panel"], self.context["view"]["round"], self.context["table"]
-        draw = bool(panel["can"]["draw"])
-        return framed(self.env, "_announce_me.html", (panel["fitting"], draw), lambda: {
+        draw, drew = bool(panel["can"]["draw"]), panel["drew"]
+        return framed(self.env, "_announce_me.html", (panel["fitting"], draw, bool(drew)), lambda: {
             **self.values, "table": {"match_no": slot("match")},
-            "panel": {"can": {"act": True, "draw": draw}, "fitting": panel["fitting"]},
+            "panel": {"can": {"act": True, "draw": draw}, "fitting": panel["fitting"],
+                      "drew": slot("drew") if drew else None},
             "view": {"round": {"number": slot("number"), "moves": slot("moves")}}},
-            {"match": table["match_no"], "number": rnd["number"], "moves": rnd["moves"]})
+            {"match": table["match_no"], "number": rnd["number"], "moves": rnd["moves"], "drew": drew})
 
     def hand(self) -> str:
         """#hand with its tiles (web/dominoes.py: each kept, in every form it takes)."""

@@ -207,6 +207,7 @@ def test_d3_draw_with_two_players_draws_by_clicking(open_page, make_server):
     server = make_server(**seeded(DRAW_SEED))
     players = sit_down(open_page, server, 2, variant="draw", target=50, phones=(0,))
     stats = Stats()
+    told = 0  # draws after which the drawer's turn went on, and it was told the tile
     for _ in range(100):
         seat = players[0].turn()
         if seat is None:
@@ -223,8 +224,14 @@ def test_d3_draw_with_two_players_draws_by_clicking(open_page, make_server):
             for player in players:
                 expect(player.page.locator(".ends")).to_contain_text(f"boneyard {boneyard - 1}")
             assert new not in other.tiles_mentioned()
+            if drawer.page.locator("#me.my-turn").count():  # still its turn: it is told what it drew
+                said = re.search(r"You drew (\d-\d)\.", drawer.page.locator("#prompt").inner_text())
+                assert said and tile_key(said.group(1)) == new, drawer.page.locator("#prompt").inner_text()
+                announced = drawer.page.locator("#announce-me").text_content()
+                assert f"You drew {said.group(1)}." in announced, announced
+                told += 1
         check_move(players)
-    assert stats.draws >= 1, f"the seeded deal no longer needs a draw: {stats}"
+    assert stats.draws >= 1 and told >= 1, f"the seeded deal no longer needs a draw: {stats}"
     check_reveal(players, {p.seat: p.hand() for p in players})
 
 

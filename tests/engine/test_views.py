@@ -150,13 +150,15 @@ def test_panel_holds_the_own_hand_only():
     match = match_with(rnd)
     for seat in range(2):
         panel = player_panel(match, seat)
-        assert panel["you"] == seat and set(panel) == {"you", "hand", "fitting", "can", "unseen", "timed_out"}
+        assert panel["you"] == seat and set(panel) == {"you", "hand", "fitting", "can", "unseen", "timed_out",
+                                                     "drew"}
         assert [(h["tile"], h["low"], h["high"]) for h in panel["hand"]] == \
             [(t.text, t.low, t.high) for t in rnd.hands[seat]]
         assert not shown_tiles(panel) & hidden_tiles(rnd, seat)
     # unseen: the line holds 6-6 only (tests/engine/test_views_facts.py tests the counts)
     assert player_panel(match, None) == {"you": None, "hand": [], "fitting": 0, "can": NO_MOVE,
-                                         "unseen": [7, 7, 7, 7, 7, 7, 6], "timed_out": False}
+                                         "unseen": [7, 7, 7, 7, 7, 7, 6], "timed_out": False,
+                                         "drew": None}
 
 
 def test_panel_says_which_end_each_tile_fits_on_its_turn_only():
@@ -273,3 +275,22 @@ def test_panel_says_whether_the_table_made_the_seats_latest_move():
     fresh = match_with(round_from("partnership", PARTNERSHIP))
     assert [player_panel(fresh, s)["timed_out"] for s in range(4)] == [False] * 4  # nobody has moved
     assert player_panel(fresh, None)["timed_out"] is False  # a spectator
+
+
+def test_panel_names_the_tile_its_seat_just_drew_to_that_seat_only():
+    """`drew`: after a draw (D3) the drawer's panel names the tile it took, until its turn moves on;
+    nobody else's panel names it (a spectator's neither)."""
+    rnd = position(DRAW_OPENED, events="0:6-6 1:draw")
+    match = match_with(rnd)
+    drawn = rnd.events[-1].tile.text
+    assert drawn in [t.text for t in rnd.hands[1]]
+    assert [player_panel(match, s)["drew"] for s in (0, 1, None)] == [None, drawn, None]
+    if rnd.must_draw(1):
+        second = rnd.draw(1)
+        assert player_panel(match, 1)["drew"] == second.text  # the newest draw
+    fresh = match_with(position(DRAW_OPENED, events="0:6-6"))
+    assert [player_panel(fresh, s)["drew"] for s in (0, 1)] == [None, None]  # nobody drew
+    moves = rnd.playable(1)
+    if moves:  # its turn over: no longer said
+        rnd.play(1, *moves[0])
+        assert player_panel(match, 1)["drew"] is None
