@@ -53,6 +53,11 @@ class TurnClock:
             due = min(due, max(self.turn_started, off) + self.timing.offline)
         return max(due, self.grace_end)
 
+    def cut_short(self) -> bool:
+        """Whether the running turn lost time to its seat being away (S4): its deadline came forward."""
+        return (self.turn_started is not None and self.deadline is not None
+                and self.deadline < self.turn_started + self.timing.turn)
+
     def start_turn(self, seat: int, now: float) -> None:
         """S3/S4: a new turn gets the full time, or a disconnected seat's time if it is away now."""
         self.turn_started, self.deadline = now, now + self.timing.turn

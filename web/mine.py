@@ -62,7 +62,7 @@ def me_key(context: dict) -> tuple:
     # On one's turn the prompt names what one can do and the turn's full time: a string (see `shared_key`).
     can_do = " ".join(name for name, yes in can.items() if yes)
     prompt = (f'{can_do}|{rnd["opening_tile"] if rnd and not rnd["line"] else None}|{context["total_ms"]}'
-              f'|{panel["drew"]}')
+              f'|{panel["drew"]}|{context["cut_to"]}')
     match_no = context["table"]["match_no"]
     announce = f'{match_no}|{rnd["number"]}|{rnd["moves"]}|{panel["fitting"]}|{can.get("draw")}'
     return (frame, prompt, announce, hand, ends if choosing(context) else None, actions)

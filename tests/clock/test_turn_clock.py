@@ -161,6 +161,31 @@ def test_s4_reconnecting_never_gives_time_back(tables, clock):
     assert table.match.round.events[-1].auto is True
 
 
+def test_s4_a_turn_cut_short_says_so_until_the_next_turn(tables, clock):
+    """`cut_short`: true from the moment a seat's absence brings its turn's deadline forward (or its
+    turn begins while it is away), false for a full turn, a disconnection too late to shorten it,
+    and the next turn."""
+    table = full_table(tables)
+    connect_all(tables, table)
+    seat = table.turn
+    assert not table.clock.cut_short()
+    clock.advance(10)
+    tables.disconnect(table, seat)
+    tables.connect(table, seat)
+    assert table.clock.cut_short()  # coming back does not give the time back (S4), nor unsay it
+    tables.act(table, seat, "play", table.version, *_first_move(table))
+    assert not table.clock.cut_short()  # the next seat's turn is whole
+    late = table.turn
+    clock.advance(43)
+    tables.disconnect(table, late)  # 2 s left: 5 s more would not shorten it
+    assert not table.clock.cut_short()
+    tables.connect(table, late)
+    after = (late + 1) % 4
+    tables.disconnect(table, after)  # away as its turn begins: the turn starts short
+    tables.act(table, late, "play", table.version, *_first_move(table))
+    assert table.turn == after and table.clock.cut_short()
+
+
 def test_s4_only_the_last_socket_closing_disconnects(tables, clock):
     table = full_table(tables)
     connect_all(tables, table)

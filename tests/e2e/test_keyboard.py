@@ -177,6 +177,11 @@ def test_s4_a_turn_cut_short_by_a_reload_is_announced_with_the_seconds_really_le
     expect(mover.page.locator("#me .clock.late")).to_be_visible()
     expect(mover.page.locator("#announcer")).to_contain_text(re.compile(r"[1-5] seconds? left on your clock"))
     assert not any("10 seconds" in sentence for sentence in mover.page.evaluate("window.heard"))
+    # Its prompt says why the turn is so short; the other player's page does not.
+    cut = "You lost the connection during your turn: it was cut to 5 seconds."
+    expect(mover.page.locator("#prompt")).to_contain_text(cut)
+    other = bea if mover is ana else ana
+    assert cut not in other.page.locator("#me").inner_text()
 
 
 # Counts every change inside the page's live regions (text or nodes), as a screen reader notices them.
