@@ -62,6 +62,9 @@
     if (c) say("alerts", e.detail.down ? c.textContent : c.dataset.back);
   });
 
+  // A passing word from static/fichas.js (the link copied, or not), in the page's words.
+  document.addEventListener("fichas:say", function (e) { say("announcer", e.detail.text); });
+
   // -- focus through pushes -----------------------------------------------------------------
   var before = null; // what had focus as a push arrived
   function describe(el) {

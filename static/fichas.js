@@ -191,14 +191,24 @@
     var button = e.target.closest("[data-copy]");
     if (!button) return;
     var input = document.querySelector(button.dataset.copy);
-    input.select();
-    if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(function () {});
-    else document.execCommand("copy");
-    // The button says so for a moment, then offers to copy again (its words are in the template).
-    if (!button.dataset.label) button.dataset.label = button.textContent;
-    button.textContent = button.dataset.done;
-    clearTimeout(button.copiedTimer);
-    button.copiedTimer = setTimeout(function () { button.textContent = button.dataset.label; }, 2000);
+    // The button says how it went for a moment (a screen reader hears it too), then offers to copy
+    // again; its words are in the template. Copied: the field lets go of the focus and selection it
+    // took. Not copied (no clipboard here, or refused): the link stays selected to copy by hand.
+    function done(copied) {
+      if (!button.dataset.label) button.dataset.label = button.textContent;
+      button.textContent = copied ? button.dataset.done : button.dataset.failed;
+      document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: button.textContent}}));
+      if (copied) { input.setSelectionRange(0, 0); button.focus(); } else input.select();
+      clearTimeout(button.copiedTimer);
+      button.copiedTimer = setTimeout(function () { button.textContent = button.dataset.label; }, copied ? 2000 : 6000);
+    }
+    function byHand() {
+      input.select();
+      try { done(document.execCommand("copy")); } catch (error) { done(false); }
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(function () { done(true); }, byHand);
+    } else byHand();
   });
   // The create form: "Players" offers only the counts the chosen game is played by (Partnership: 4).
   function seatChoices() {

@@ -259,6 +259,33 @@ def test_the_headers_link_invites_friends_while_seats_are_free_and_then_names_th
     expect(visitor.page.locator(".watching")).to_be_in_viewport()
 
 
+def test_copy_link_copies_the_link_or_says_plainly_that_it_did_not(people, make_server):
+    """Copied: the clipboard holds the table's link, the button and a screen reader say so, and the
+    field lets go of the focus it took (a phone showed it ringed all match). Not copied (a browser
+    that refuses): the button says so (it said "Copied!" regardless) and the link is left selected."""
+    server = make_server()
+    host = people("360x640", 1)[0]
+    page = host.page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    link = host.create(server.url, "block", 2, 100)
+    copy = page.locator(".share button.copy")
+    host.press(copy)
+    expect(copy).to_have_text("Copied!")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    assert page.evaluate("document.activeElement.id") != "share-link"
+    expect(page.locator("#announcer")).to_contain_text("Copied!")
+    expect(copy).to_have_text("Copy link", timeout=4000)
+
+    page.evaluate("""() => { navigator.clipboard.writeText = () => Promise.reject(new Error("refused"));
+                             document.execCommand = () => false; }""")
+    host.press(copy)
+    failed = "Not copied: the link is selected, copy it by hand."
+    expect(copy).to_have_text(failed)
+    expect(page.locator("#announcer")).to_contain_text(failed)
+    assert page.evaluate("""() => { const e = document.activeElement;
+        return e.id === "share-link" && e.selectionStart === 0 && e.selectionEnd === e.value.length; }""")
+
+
 def test_the_smaller_points_of_issue_10(people, make_server, chromium):
     server = make_server()
     # The home form: each radio button on its label's line; Partnership is played by 4 only.
