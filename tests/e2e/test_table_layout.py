@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from .conftest import close_within
 from .players import Player, Stats, play_one_move, seat_players
-from .test_browser import BLOCK_SEED, NAMES, PARTNERSHIP_SEED, seeded
+from .test_browser import BLOCK_SEED, DRAW_SEED, NAMES, PARTNERSHIP_SEED, seeded
 
 pytestmark = pytest.mark.browser
 
@@ -257,6 +257,29 @@ def test_the_headers_link_invites_friends_while_seats_are_free_and_then_names_th
     visitor.wait_version(2)
     expect(visitor.page.locator(".watching")).to_be_visible()
     expect(visitor.page.locator(".watching")).to_be_in_viewport()
+
+
+def test_on_a_phone_the_facts_over_the_felt_keep_whose_turn_it_is_with_the_longest_names(people, make_server):
+    """24-character names (the most a seat takes), Draw on a 360 px phone: the facts over the felt
+    (two lines at most) still end with whose turn it is, in full; before the first tile the opener,
+    who is then to play, is named once (named twice, "… to play" was cut off)."""
+    server = make_server(**seeded(DRAW_SEED))
+    players = people("360x640", 2)
+    players[0].name, players[1].name = "Guadalupe Ximénez Ortega", "Maximiliana Wolfeschlege"
+    seat_players(server.url, players, "draw", 100)
+    stats = Stats()
+    for moved in range(3):
+        for player in players:
+            player.wait_version(2 + moved)
+            ends = player.page.locator("#ends")
+            text = ends.inner_text()
+            turn = players[player.turn()].name
+            to_play = ends.locator(".to-play")
+            assert turn in to_play.inner_text(), text
+            assert text.count(turn) == 1 or moved, text  # the opener, once
+            clipped = ends.evaluate("e => e.scrollHeight > e.clientHeight + 1")
+            assert not clipped, f"{player.name}'s page cuts off: {text}"
+        play_one_move(players, stats)
 
 
 def test_copy_link_copies_the_link_or_says_plainly_that_it_did_not(people, make_server):
