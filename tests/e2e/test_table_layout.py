@@ -282,6 +282,37 @@ def test_on_a_phone_the_facts_over_the_felt_keep_whose_turn_it_is_with_the_longe
         play_one_move(players, stats)
 
 
+# Each seat's name's words drawn on two lines or more though the seat is wide enough for them on one
+# (a word wider than the seat must be cut somewhere; hyphens: auto does it with a hyphen, where the
+# browser has the language's hyphenation).
+WORDS_CUT = """() => [...document.querySelectorAll('#table .seat .name')].flatMap(name => {
+  const text = name.firstChild, line = name.closest('h3').clientWidth, cut = [];
+  for (const found of text.data.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, found.index); range.setEnd(text, found.index + found[0].length);
+    const rects = [...range.getClientRects()];
+    const width = rects.reduce((sum, r) => sum + r.width, 0);
+    if (new Set(rects.map(r => Math.round(r.top))).size > 1 && width <= line) cut.push(found[0]);
+  }
+  return cut; })"""
+
+
+def test_on_a_phone_long_names_in_the_seats_wrap_between_words(people, make_server):
+    """Partnership on a 360 px phone: the three seats across the top are a third of the screen each.
+    Their names wrap between words ("Guadalupe / Ximénez"), never inside one that fits the seat
+    ("Guadalup / e": the dot beside the name took its width)."""
+    server = make_server()
+    players = people("360x640", 4)
+    for player, name in zip(players, ("Guadalupe Ximénez", "Christopher Alexander", "María José Fernández",
+                                      "Søren Kierkegaard"), strict=True):
+        player.name = name
+    seat_players(server.url, players, "partnership", 100)
+    for player in players:
+        player.wait_version(4)
+        assert player.page.evaluate(WORDS_CUT) == [], player.name
+        assert player.page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
 def test_copy_link_copies_the_link_or_says_plainly_that_it_did_not(people, make_server):
     """Copied: the clipboard holds the table's link, the button and a screen reader say so, and the
     field lets go of the focus it took (a phone showed it ringed all match). Not copied (a browser
