@@ -81,16 +81,22 @@ def player_panel(match: Match, seat: int | None) -> dict:
     hand = _hand(rnd, seat) if rnd is not None and seat is not None else []
     return {"you": seat, "hand": hand, "fitting": sum(1 for tile in hand if tile["ends"]),
             "can": _can(match, rnd, seat), "unseen": unseen_counts(rnd, seat),
-            "timed_out": seat is not None and rnd is not None and timed_out(rnd, seat),
+            "timed_out": timed_out(rnd, seat) if rnd is not None and seat is not None else 0,
             "drew": just_drew(rnd, seat) if rnd is not None and seat is not None else None}
 
 
-def timed_out(rnd: Round, seat: int) -> bool:
-    """Whether the table made `seat`'s latest move of the round, its time having run out (S3)."""
-    for event in reversed(rnd.events):  # one turn round back at most, once the seat has moved
+def timed_out(rnd: Round, seat: int) -> int:
+    """How many of `seat`'s latest turns of the round in a row the table made, its time having run
+    out (S3, S4); 0 if it made its latest move itself (or has not moved)."""
+    turns, previous = 0, None
+    for event in reversed(rnd.events):  # a turn: the seat's events in a row (draws, then a play or a pass)
         if event.seat == seat:
-            return event.auto
-    return False
+            if not event.auto:
+                break
+            if previous != seat:
+                turns += 1
+        previous = event.seat
+    return turns
 
 
 def just_drew(rnd: Round, seat: int) -> str | None:

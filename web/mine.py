@@ -25,7 +25,7 @@ FRAME, PROMPT, ANNOUNCE, HAND, CHOOSE, ACTIONS = range(6)
 PIECES = ((PROMPT, "_prompt.html", "prompt"), (ANNOUNCE, "_announce_me.html", "announce"),
           (CHOOSE, "_choose_end.html", "choose"), (ACTIONS, "_actions.html", "actions"))
 WAITING = "waiting"  # the prompt while one waits for one's turn in a round's play
-TIMED_OUT = "timed out"  # the same, when the table made one's latest move (time ran out)
+TIMED_OUT = "timed out {}"  # the same, when the table made one's latest turns (time ran out): how many
 KEPT: dict[tuple, Markup] = {}  # (language, template, what it shows) -> a piece the same at every table
 
 
@@ -55,7 +55,7 @@ def me_key(context: dict) -> tuple:
     actions = f'{can.get("draw")}|{can.get("pass")}|{phase}'
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
         if phase == "playing":
-            prompt = TIMED_OUT if panel["timed_out"] else WAITING
+            prompt = TIMED_OUT.format(panel["timed_out"]) if panel["timed_out"] else WAITING
         else:
             prompt = (phase, context["table"]["match_no"], rnd["number"])
         return (frame, prompt, None, hand, None, actions)

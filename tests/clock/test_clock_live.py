@@ -79,3 +79,31 @@ def test_a_player_whose_time_ran_out_is_told_the_table_moved_for_them_until_thei
         players[absent].wait_version(table.version)
     # The push of the absent player's own move is in: it waits again, with no word of the clock.
     assert table.match.round.over or prompt_of(players[absent]) == "Waiting for your turn."
+
+
+def test_a_player_away_for_several_turns_is_told_how_many_the_table_made(make_server):
+    """Away for two turns, the player read "the table made your move", as if it had made one."""
+    server = make_server(TURN_SECONDS=60, OFFLINE_SECONDS=0.5, PAUSE_SECONDS=60, GRACE_SECONDS=0,
+                         TABLES_OPTIONS={"rng": random.Random(3)})
+    url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
+    for player in players:
+        player.connect(url)
+    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[-1])
+    wait_until(lambda: table.match is not None and table.match.round is not None, timeout=10)
+    absent = table.match.round.turn
+    other = 1 - absent
+    players[absent].close()
+
+    def made_for_absent() -> int:
+        return sum(e.seat == absent and e.auto for e in table.match.round.events)
+
+    wait_until(lambda: made_for_absent() == 1, timeout=10)
+    with table.lock:
+        _, action, fields = choose_move(table, random.Random(1))
+    players[other].send_move({"action": action, **{k: str(v) for k, v in fields.items()}})
+    wait_until(lambda: made_for_absent() == 2 or table.match.round.over, timeout=10)
+    assert not table.match.round.over, "the seeded round ended too soon for this test"
+    players[absent].messages.clear()
+    players[absent].connect(url)
+    players[absent].wait_version(table.version)
+    wait_until(lambda: "Your time ran out: the table made your last 2 moves." in prompt_of(players[absent]))

@@ -273,8 +273,21 @@ def test_panel_says_whether_the_table_made_the_seats_latest_move():
         rnd.pass_turn(0)
     assert [player_panel(match, s)["timed_out"] for s in range(4)] == [False, True, True, False]
     fresh = match_with(round_from("partnership", PARTNERSHIP))
-    assert [player_panel(fresh, s)["timed_out"] for s in range(4)] == [False] * 4  # nobody has moved
-    assert player_panel(fresh, None)["timed_out"] is False  # a spectator
+    assert [player_panel(fresh, s)["timed_out"] for s in range(4)] == [0] * 4  # nobody has moved
+    assert player_panel(fresh, None)["timed_out"] == 0  # a spectator
+
+
+def test_panel_counts_the_turns_in_a_row_the_table_made_for_a_seat():
+    """A seat away for a while: the table made its latest turns, each told apart (its prompt says how
+    many); in Draw a turn's draws and its play are one turn."""
+    rnd = round_from("partnership", PARTNERSHIP, events="0:auto 1:auto 2:auto 3:auto 0:auto 1:auto")
+    match = match_with(rnd)
+    assert [player_panel(match, s)["timed_out"] for s in range(4)] == [2, 2, 1, 1]
+    draw = position(DRAW_OPENED, events="0:6-6")
+    draw.play_for(1)  # seat 1 holds no 6: the table draws for it until a tile fits, then plays it
+    assert sum(e.seat == 1 and e.action == "draw" for e in draw.events) >= 1
+    assert player_panel(match_with(draw), 1)["timed_out"] == 1
+    assert player_panel(match_with(draw), 0)["timed_out"] == 0  # it played its opening tile itself
 
 
 def test_panel_names_the_tile_its_seat_just_drew_to_that_seat_only():
