@@ -191,19 +191,20 @@
     var button = e.target.closest("[data-copy]");
     if (!button) return;
     var input = document.querySelector(button.dataset.copy);
-    // The button says how it went for a moment (a screen reader hears it too), then offers to copy
-    // again; its words are in the template. Copied: the field lets go of the focus and selection it
+    // The button says how it went for a moment, in a word (a screen reader hears a sentence), then
+    // offers to copy again; its words are in the template. Copied: the field lets go of the focus and selection it
     // took. Not copied (no clipboard here, or refused): the link stays selected to copy by hand.
     function done(copied) {
       if (!button.dataset.label) button.dataset.label = button.textContent;
       button.textContent = copied ? button.dataset.done : button.dataset.failed;
-      document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: button.textContent}}));
-      if (copied) { input.setSelectionRange(0, 0); button.focus(); } else input.select();
+      document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: copied ? button.dataset.done : button.dataset.failedSay}}));
+      if (copied) { input.setSelectionRange(0, 0); button.focus(); } else selectAll();
       clearTimeout(button.copiedTimer);
       button.copiedTimer = setTimeout(function () { button.textContent = button.dataset.label; }, copied ? 2000 : 6000);
     }
+    function selectAll() { input.select(); input.setSelectionRange(0, input.value.length); } // iOS: both
     function byHand() {
-      input.select();
+      selectAll();
       try { done(document.execCommand("copy")); } catch (error) { done(false); }
     }
     if (navigator.clipboard && window.isSecureContext) {

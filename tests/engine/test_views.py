@@ -293,17 +293,12 @@ def test_panel_counts_the_turns_in_a_row_the_table_made_for_a_seat():
 def test_panel_names_the_tile_its_seat_just_drew_to_that_seat_only():
     """`drew`: after a draw (D3) the drawer's panel names the tile it took, until its turn moves on;
     nobody else's panel names it (a spectator's neither)."""
-    rnd = position(DRAW_OPENED, events="0:6-6 1:draw")
+    rnd = position(DRAW_OPENED, events="0:6-6 1:draw")  # the boneyard gives 0-0, 1-1, then 2-6
     match = match_with(rnd)
-    drawn = rnd.events[-1].tile.text
-    assert drawn in [t.text for t in rnd.hands[1]]
-    assert [player_panel(match, s)["drew"] for s in (0, 1, None)] == [None, drawn, None]
-    if rnd.must_draw(1):
-        second = rnd.draw(1)
-        assert player_panel(match, 1)["drew"] == second.text  # the newest draw
+    assert [player_panel(match, s)["drew"] for s in (0, 1, None)] == [None, "0-0", None]
+    assert rnd.draw(1).text == "1-1" and player_panel(match, 1)["drew"] == "1-1"  # the newest draw
+    assert rnd.draw(1).text == "2-6" and player_panel(match, 1)["drew"] == "2-6"  # it fits the 6s
+    rnd.play(1, Tile.parse("2-6"), "left")
+    assert [player_panel(match, s)["drew"] for s in (0, 1)] == [None, None]  # its turn is over
     fresh = match_with(position(DRAW_OPENED, events="0:6-6"))
     assert [player_panel(fresh, s)["drew"] for s in (0, 1)] == [None, None]  # nobody drew
-    moves = rnd.playable(1)
-    if moves:  # its turn over: no longer said
-        rnd.play(1, *moves[0])
-        assert player_panel(match, 1)["drew"] is None

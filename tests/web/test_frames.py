@@ -11,7 +11,7 @@ import pytest
 from app import create_app
 from helpers.pages import choose_move
 from web.i18n import LANGUAGES, speaking
-from web.mine import Mine
+from web.mine import KEPT, PROMPT, Mine, me_key
 from web.pieces import Pieces
 from web.render import table_context
 from web.rendering import FRAMES, rendered
@@ -31,7 +31,14 @@ class Clock:
 
 
 def move(tables, table, clock, rng) -> None:
-    """A legal move by the seat to act; now and then the clock's (a move played by the table)."""
+    """A legal move by the seat to act; now and then the clock's (a move played by the table), and
+    now and then the seat to act reloads first (its turn is cut short, S4)."""
+    if table.phase == "playing" and rng.random() < 0.15:
+        seat = table.match.round.turn
+        tables.connect(table, seat)
+        tables.disconnect(table, seat)
+        tables.connect(table, seat)
+        tables.disconnect(table, seat)  # as it was: no page open
     if table.phase != "playing" or rng.random() < 0.2:
         clock.now = table.due_at() + 0.1
         assert tables.expire(table.id)
@@ -58,8 +65,12 @@ def compare(app, tables, table) -> int:
             compared += 2 + rnd["moves"] - first + 1
             for seat in range(len(context["players"])):
                 context = table_context(table, tables, seat)
+                mine = Mine(env, context)
+                # The prompt, kept by its key from table to table (web/mine.py KEPT): its key holds
+                # every fact it shows (the tile just drawn, a turn cut short), or another's is shown.
+                assert mine.piece(PROMPT, "_prompt.html", me_key(context)) == mine.render("_prompt.html")
+                compared += 1
                 if context["panel"]["can"]["act"]:
-                    mine = Mine(env, context)
                     assert mine.announce() == rendered(env, "_announce_me.html", mine.values).strip()
                     compared += 1
     return compared
@@ -76,6 +87,7 @@ def test_framed_pieces_read_as_their_templates_render_them(tmp_path, variant, se
     for name in NAMES[1:seats]:
         tables.join(table, name)
     FRAMES.clear()  # every frame made in this match, none kept from another test's
+    KEPT.clear()
     compared, rounds = 0, set()
     with app.app_context():
         for _ in range(400):
