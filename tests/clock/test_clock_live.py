@@ -46,10 +46,10 @@ def prompt_of(player) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split())
 
 
-def test_a_player_whose_time_ran_out_is_told_the_table_moved_for_them_until_their_next_turn(make_server):
-    """The table's move for an absent player showed only as a ringed tile and a line of the log, below
-    the fold: back at the page, the player could not tell why the tile was gone from the hand."""
-    # Long turns (nobody races the clock below); the opener's page closes, so its turn lasts OFFLINE (S4).
+def opener_leaves(make_server) -> tuple:
+    """Two players at a seeded Block table with long turns (nobody races the clock); the opener's
+    page closes, so its turns last OFFLINE (S4). Returns the url, the players, the table, the
+    absent seat and the other."""
     server = make_server(TURN_SECONDS=60, OFFLINE_SECONDS=0.5, PAUSE_SECONDS=60, GRACE_SECONDS=0,
                          TABLES_OPTIONS={"rng": random.Random(3)})
     url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
@@ -58,8 +58,14 @@ def test_a_player_whose_time_ran_out_is_told_the_table_moved_for_them_until_thei
     table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[-1])
     wait_until(lambda: table.match is not None and table.match.round is not None, timeout=10)
     absent = table.match.round.turn
-    other = 1 - absent
     players[absent].close()
+    return url, players, table, absent, 1 - absent
+
+
+def test_a_player_whose_time_ran_out_is_told_the_table_moved_for_them_until_their_next_turn(make_server):
+    """The table's move for an absent player showed only as a ringed tile and a line of the log, below
+    the fold: back at the page, the player could not tell why the tile was gone from the hand."""
+    url, players, table, absent, other = opener_leaves(make_server)
     wait_until(lambda: table.match.round.events, timeout=10)
     assert table.match.round.events[-1].auto and table.match.round.events[-1].seat == absent
     players[absent].messages.clear()
@@ -83,16 +89,7 @@ def test_a_player_whose_time_ran_out_is_told_the_table_moved_for_them_until_thei
 
 def test_a_player_away_for_several_turns_is_told_how_many_the_table_made(make_server):
     """Away for two turns, the player read "the table made your move", as if it had made one."""
-    server = make_server(TURN_SECONDS=60, OFFLINE_SECONDS=0.5, PAUSE_SECONDS=60, GRACE_SECONDS=0,
-                         TABLES_OPTIONS={"rng": random.Random(3)})
-    url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
-    for player in players:
-        player.connect(url)
-    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[-1])
-    wait_until(lambda: table.match is not None and table.match.round is not None, timeout=10)
-    absent = table.match.round.turn
-    other = 1 - absent
-    players[absent].close()
+    url, players, table, absent, other = opener_leaves(make_server)
 
     def made_for_absent() -> int:
         return sum(e.seat == absent and e.auto for e in table.match.round.events)
