@@ -192,8 +192,8 @@
     if (!button) return;
     var input = document.querySelector(button.dataset.copy);
     // The button says how it went for a moment, in a word (a screen reader hears a sentence), then
-    // offers to copy again; its words are in the template. Copied: the field lets go of the focus and selection it
-    // took. Not copied (no clipboard here, or refused): the link stays selected to copy by hand.
+    // offers to copy again; its words are in the template. Copied: the field lets go of the focus
+    // and selection it took. Not copied (no clipboard here, or refused): the link stays selected.
     function done(copied) {
       if (!button.dataset.label) button.dataset.label = button.textContent;
       button.textContent = copied ? button.dataset.done : button.dataset.failed;

@@ -59,7 +59,8 @@ def me_key(context: dict) -> tuple:
         else:
             prompt = (phase, context["table"]["match_no"], rnd["number"])
         return (frame, prompt, None, hand, None, actions)
-    # On one's turn the prompt names what one can do and the turn's full time: a string (see `shared_key`).
+    # On one's turn the prompt names what one can do, the turn's full time, the tile one just drew and
+    # the seconds a turn was cut to: a string (see `shared_key`).
     can_do = " ".join(name for name, yes in can.items() if yes)
     prompt = (f'{can_do}|{rnd["opening_tile"] if rnd and not rnd["line"] else None}|{context["total_ms"]}'
               f'|{panel["drew"]}|{context["cut_to"]}')

@@ -51,7 +51,7 @@ def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "total_ms": int(table.clock.timing.turn * 1000),  # a full turn: the countdown bar's length
             # The seconds a turn was cut to, its seat having been away (S4): its prompt says why; else 0.
-            "cut_to": round(table.clock.timing.offline) if table.clock.cut_short() else 0,
+            "cut_to": max(1, round(table.clock.timing.offline)) if table.clock.cut_short() else 0,
             "panel": player_panel(table.match, seat) if table.match and panel else None,
             "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover,
             "asked": None,  # a spectator's own request for a seat: per browser (asked_as)
