@@ -78,11 +78,12 @@ def seat_view(match: Match, seat: int | None) -> dict:
 def player_panel(match: Match, seat: int | None) -> dict:
     """What differs from one viewer to the next: the hand, the moves, the tiles not yet seen."""
     rnd = match.round
-    hand = _hand(rnd, seat) if rnd is not None and seat is not None else []
+    seated = rnd is not None and seat is not None
+    hand = _hand(rnd, seat) if seated else []
     return {"you": seat, "hand": hand, "fitting": sum(1 for tile in hand if tile["ends"]),
             "can": _can(match, rnd, seat), "unseen": unseen_counts(rnd, seat),
-            "timed_out": timed_out(rnd, seat) if rnd is not None and seat is not None else 0,
-            "drew": just_drew(rnd, seat) if rnd is not None and seat is not None else None}
+            "timed_out": timed_out(rnd, seat) if seated else 0,
+            "drew": just_drew(rnd, seat) if seated else None}
 
 
 def timed_out(rnd: Round, seat: int) -> int:

@@ -36,9 +36,7 @@ def move(tables, table, clock, rng) -> None:
     if table.phase == "playing" and rng.random() < 0.15:
         seat = table.match.round.turn
         tables.connect(table, seat)
-        tables.disconnect(table, seat)
-        tables.connect(table, seat)
-        tables.disconnect(table, seat)  # as it was: no page open
+        tables.disconnect(table, seat)  # its page goes: as before, no page open, and the turn cut
     if table.phase != "playing" or rng.random() < 0.2:
         clock.now = table.due_at() + 0.1
         assert tables.expire(table.id)
