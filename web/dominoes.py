@@ -135,7 +135,7 @@ def texts(pairs) -> tuple[str, ...]:
 HAND_TILES: dict[tuple, str] = {}  # (language, what the tile shows: hand_tile_key) -> its html
 
 
-def hand_tile_html(tile: dict, ends: list[int] | None, lang: str) -> str:
+def hand_tile_html(tile: dict, ends: list[int] | None, lang: str, drawn: bool = False) -> str:
     """One tile of a hand as #hand shows it in `lang` (its name is words), by its id `h-a-b`.
 
     A tile that fits both (different) open ends is a radio to choose before an end is tapped;
@@ -143,37 +143,41 @@ def hand_tile_html(tile: dict, ends: list[int] | None, lang: str) -> str:
     a hand's tiles are shown at every push of its #me, in few ways.
     """
     two_ends = bool(ends) and ends[0] != ends[1]
-    key = (lang, hand_tile_key(tile, two_ends))
+    key = (lang, hand_tile_key(tile, two_ends, drawn))
     html = HAND_TILES.get(key)
     if html is None:
-        html = HAND_TILES[key] = hand_tile(tile, two_ends)
+        html = HAND_TILES[key] = hand_tile(tile, two_ends, drawn)
     return html
 
 
-def hand_tile_key(tile: dict, two_ends: bool) -> str:
+def hand_tile_key(tile: dict, two_ends: bool, drawn: bool = False) -> str:
     """What a tile of a hand shows (`hand_tile`'s form): the tile, the ends it fits, whether it offers
-    a choice of two ("3-5 left right both"). One string: #me's keys keep it from push to push."""
+    a choice of two, whether it was just drawn ("3-5 left right both", "2-4 drawn"). One string:
+    #me's keys keep it from push to push."""
     ends = tile["ends"]
+    mark = " drawn" if drawn else ""
     if not ends:
-        return tile["tile"]
+        return tile["tile"] + mark
     both = " both" if two_ends and len(ends) == 2 else ""
-    return f"{tile['tile']} {' '.join(map(str, ends))}{both}"
+    return f"{tile['tile']} {' '.join(map(str, ends))}{both}{mark}"
 
 
-def hand_tile(tile: dict, two_ends: bool) -> str:
-    """One tile of a hand (see hand_tile_html)."""
+def hand_tile(tile: dict, two_ends: bool, drawn: bool = False) -> str:
+    """One tile of a hand (see hand_tile_html); the tile just drawn is marked (class `drawn`) until
+    the turn ends, as the prompt names it."""
     text, face = escape(tile["tile"]), FACES[tile["low"], tile["high"]]
+    drawn_class = " drawn" if drawn else ""
     if len(tile["ends"]) == 2 and two_ends:
-        return (f'<label class="tile-btn fits" data-tile="{text}" id="h-{text}">'
+        return (f'<label class="tile-btn fits{drawn_class}" data-tile="{text}" id="h-{text}">'
                 f'<input type="radio" name="tile" value="{text}">'
                 f'<span class="visually-hidden">{escape(tile_name(tile))}</span>{face}</label>')
     if tile["ends"]:
         end = escape(tile["ends"][0] or "")
-        return (f'<button type="button" class="tile-btn fits" data-tile="{text}" ws-send'
+        return (f'<button type="button" class="tile-btn fits{drawn_class}" data-tile="{text}" ws-send'
                 f' hx-vals=\'{{"tile": "{text}", "end": "{end}"}}\''
                 f' aria-label="{escape(tile_name(tile))}" id="h-{text}">{face}</button>')
-    return (f'<span class="tile-btn" data-tile="{text}" id="h-{text}" role="img" aria-label="{text}">'
-            f'{face}</span>')
+    return (f'<span class="tile-btn{drawn_class}" data-tile="{text}" id="h-{text}" role="img"'
+            f' aria-label="{text}">{face}</span>')
 
 
 def domino_of(text: str) -> Markup:

@@ -51,7 +51,8 @@ def me_key(context: dict) -> tuple:
     two_ends = len(ends) == 2 and ends[0] != ends[1]
     # Each tile as one string, what its form shows ("3-5 left right both": a choice of two ends).
     # Tiles shown only (not one's turn) keep their key as the line's ends change, and so are not re-sent.
-    hand = tuple([hand_tile_key(tile, two_ends) for tile in panel["hand"]])
+    drew = panel["drew"]
+    hand = tuple([hand_tile_key(tile, two_ends, tile["tile"] == drew) for tile in panel["hand"]])
     actions = f'{can.get("draw")}|{can.get("pass")}|{phase}'
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
         if phase == "playing":
@@ -147,7 +148,9 @@ class Mine:
         panel, rnd = self.context["panel"], self.context["rnd"]
         ends = rnd["ends"] if rnd else None
         lang = self.env.language
-        tiles = Markup("".join(hand_tile_html(tile, ends, lang) for tile in panel["hand"]) if panel else "")
+        drew = panel["drew"] if panel else None
+        tiles = Markup("".join(hand_tile_html(tile, ends, lang, tile["tile"] == drew)
+                               for tile in panel["hand"]) if panel else "")
         return rendered(self.env, "_hand.html", {**self.values, "tiles": tiles}).strip()
 
     def whole(self) -> str:
@@ -176,6 +179,6 @@ class Mine:
         panel, rnd = self.context["panel"], self.context["rnd"]
         ends = rnd["ends"] if rnd else None
         parts = [f'<span id="h-{tile}" hx-swap-oob="delete"></span>' for tile in held if tile not in kept]
-        parts += [hand_tile_html(tile, ends, self.env.language)
+        parts += [hand_tile_html(tile, ends, self.env.language, tile["tile"] == panel["drew"])
                   for tile, name, key in zip(panel["hand"], tiles, now, strict=True) if held[name] != key]
         return "".join(parts)

@@ -229,7 +229,12 @@ def test_d3_draw_with_two_players_draws_by_clicking(open_page, make_server):
                 assert said and tile_key(said.group(1)) == new, drawer.page.locator("#prompt").inner_text()
                 announced = drawer.page.locator("#announce-me").text_content()
                 assert f"You drew {said.group(1)}." in announced, announced
+                marked = drawer.page.locator("#hand .drawn")  # and sees it marked in the hand
+                expect(marked).to_have_count(1)
+                assert tile_key(marked.get_attribute("data-tile")) == new
                 told += 1
+        if not drawer.page.locator("#me.my-turn").count():  # the mark lasts while the turn does
+            expect(drawer.page.locator("#hand .drawn")).to_have_count(0)
         check_move(players)
     assert stats.draws >= 1 and told >= 1, f"the seeded deal no longer needs a draw: {stats}"
     check_reveal(players, {p.seat: p.hand() for p in players})
