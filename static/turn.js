@@ -1,9 +1,10 @@
 // Fichas: your turn cannot be missed. The tab's title says so; a short sound plays if the player
-// turned it on (off at first; this browser remembers); a phone buzzes where it can. A page that
-// comes back from the background catches up at once and says how many moves it missed.
+// turned it on (off at first; this browser remembers); a phone buzzes where it can. A page back
+// from the background, or opened again, catches up at once and says how many moves it missed.
 // Every word shown comes from the page's own data-* attributes (templates/table.html).
 (function () {
   var KEY = "fichas-sound";
+  var SEEN = "fichas-seen:" + location.pathname; // what this table's page showed as it was closed
   var baseTitle = null;
   var mine = false; // this page shows the viewer's turn
   var audio = null;
@@ -107,10 +108,10 @@
   }
 
   // "3 moves while you were away": what changed between hiding the page and now.
-  function tellAway() {
-    var note = document.getElementById("away"), before = hidden, after = state();
-    hidden = null;
-    if (!note || !before || !after) return;
+  function tellAway(before) {
+    var note = document.getElementById("away"), after = state();
+    // Round 0: the match had not begun, nothing was missed.
+    if (!note || !before || !after || !before.round) return;
     var text = "";
     // A round's number changes only at the next deal: a round that ended since shows its result now.
     if (after.round !== before.round || (before.playing && !after.playing)) text = note.dataset.round;
@@ -123,12 +124,22 @@
     awayTimer = setTimeout(function () { note.hidden = true; }, 8000);
   }
 
+  // A page closed or reloaded leaves what it showed (hidden: then) to this table's next page.
+  window.addEventListener("pagehide", function () {
+    var seen = hidden || state();
+    if (!seen) return;
+    seen.at = Date.now();
+    try { localStorage.setItem(SEEN, JSON.stringify(seen)); } catch (e) { /* private mode */ }
+  });
+
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) {
       hidden = state();
       return;
     }
-    if (!hidden) return;
+    var before = hidden;
+    hidden = null;
+    if (!before) return;
     // Phones suspend hidden pages: a closed socket reconnects now rather than after its back-off,
     // and the server sends the table afresh. An open socket is kept (closing it would cost a
     // player on their turn their time, S4): its pushes are already shown, or arrive now.
@@ -136,12 +147,12 @@
       var pending = true;
       document.addEventListener("htmx:wsAfterMessage", function once() {
         document.removeEventListener("htmx:wsAfterMessage", once);
-        if (pending) { pending = false; tellAway(); }
+        if (pending) { pending = false; tellAway(before); }
       });
-      setTimeout(function () { if (pending) { pending = false; tellAway(); } }, 5000);
+      setTimeout(function () { if (pending) { pending = false; tellAway(before); } }, 5000);
       wrapper.reconnect();
     } else {
-      setTimeout(tellAway, 300);
+      setTimeout(function () { tellAway(before); }, 300);
     }
   });
 
@@ -151,7 +162,14 @@
   });
   document.addEventListener("htmx:wsAfterMessage", follow);
   document.addEventListener("htmx:load", follow);
-  document.addEventListener("DOMContentLoaded", function () { showSound(); follow(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    showSound();
+    follow();
+    var seen = null;
+    try { seen = JSON.parse(localStorage.getItem(SEEN)); localStorage.removeItem(SEEN); } catch (e) { /* as above */ }
+    // Within hours (later is a new visit), once the page is read: its live region then speaks.
+    if (seen && Date.now() - seen.at < 216e5) setTimeout(function () { tellAway(seen); }, 500);
+  });
   document.addEventListener("click", function (e) {
     if (!e.target.closest("#sound")) return;
     try { localStorage.setItem(KEY, soundOn() ? "off" : "on"); } catch (err) { /* private mode: not kept */ }

@@ -410,6 +410,46 @@ def test_a_page_back_from_the_background_says_what_it_missed(people, make_server
     expect(away.page.locator("#away")).to_have_text(said)
 
 
+def test_a_host_back_from_the_background_as_the_match_begins_is_not_told_a_round_ended(people, make_server):
+    """The host shares the link, leaves for a chat app while friends join, and comes back to round 1
+    begun: nothing was missed (the page said "A round ended while you were away")."""
+    server = make_server(**seeded(BLOCK_SEED))
+    host, guest = people("360x640", 2)
+    link = host.create(server.url, "block", 2, 100)
+    host.page.evaluate(HIDE, True)
+    guest.join(link)
+    host.wait_version(2)
+    host.page.evaluate(HIDE, False)
+    host.page.wait_for_timeout(800)  # past the moment it would say so (not `expect`: it hides by itself)
+    assert not host.page.locator("#away").is_visible(), host.page.locator("#away").text_content()
+
+
+def test_a_page_opened_again_says_what_it_missed(people, make_server):
+    """A player who closes the table's page and opens the link again is told how many moves were
+    made meanwhile, as a page back from the background is; a reload that missed nothing says nothing."""
+    server = make_server(**seeded(PARTNERSHIP_SEED))
+    players = people("360x640", 4)
+    seat_players(server.url, players, "partnership", 100)
+    for player in players:
+        player.wait_version(4)
+    away = players[(players[0].turn() + 3) % 4]  # not to play in the two moves made without it, nor next
+    others = [player for player in players if player is not away]
+    url, context = away.page.url, away.page.context
+    away.page.close()
+    stats = Stats()
+    for _ in range(2):
+        version = others[0].version()
+        players[others[0].turn()].move(stats)
+        for player in others:
+            player.wait_version(version + 1)
+    away.page = context.new_page()
+    away.page.goto(url)
+    expect(away.page.locator("#away")).to_have_text("2 moves while you were away.")
+    away.page.reload()
+    away.page.wait_for_timeout(800)  # past the moment it would say so (not `expect`: it hides by itself)
+    assert not away.page.locator("#away").is_visible(), away.page.locator("#away").text_content()
+
+
 def test_revealed_hands_are_as_large_as_the_hand(people, make_server):
     server = make_server(**seeded(BLOCK_SEED))
     players = people("1280x800", 2)
