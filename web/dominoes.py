@@ -135,7 +135,7 @@ def texts(pairs) -> tuple[str, ...]:
 HAND_TILES: dict[tuple, str] = {}  # (language, what the tile shows: hand_tile_key) -> its html
 
 
-def hand_tile_html(tile: dict, ends: list[int] | None, lang: str, drawn: bool = False) -> str:
+def hand_tile_html(tile: dict, ends: list[int] | None, lang: str, drawn: bool) -> str:
     """One tile of a hand as #hand shows it in `lang` (its name is words), by its id `h-a-b`.
 
     A tile that fits both (different) open ends is a radio to choose before an end is tapped;
@@ -150,7 +150,7 @@ def hand_tile_html(tile: dict, ends: list[int] | None, lang: str, drawn: bool = 
     return html
 
 
-def hand_tile_key(tile: dict, two_ends: bool, drawn: bool = False) -> str:
+def hand_tile_key(tile: dict, two_ends: bool, drawn: bool) -> str:
     """What a tile of a hand shows (`hand_tile`'s form): the tile, the ends it fits, whether it offers
     a choice of two, whether it was just drawn ("3-5 left right both", "2-4 drawn"). One string:
     #me's keys keep it from push to push."""
@@ -162,7 +162,7 @@ def hand_tile_key(tile: dict, two_ends: bool, drawn: bool = False) -> str:
     return f"{tile['tile']} {' '.join(map(str, ends))}{both}{mark}"
 
 
-def hand_tile(tile: dict, two_ends: bool, drawn: bool = False) -> str:
+def hand_tile(tile: dict, two_ends: bool, drawn: bool) -> str:
     """One tile of a hand (see hand_tile_html); the tile just drawn is marked (class `drawn`) until
     the turn ends, as the prompt names it."""
     text, face = escape(tile["tile"]), FACES[tile["low"], tile["high"]]

@@ -51,8 +51,7 @@ def me_key(context: dict) -> tuple:
     two_ends = len(ends) == 2 and ends[0] != ends[1]
     # Each tile as one string, what its form shows ("3-5 left right both": a choice of two ends).
     # Tiles shown only (not one's turn) keep their key as the line's ends change, and so are not re-sent.
-    drew = panel["drew"]
-    hand = tuple([hand_tile_key(tile, two_ends, tile["tile"] == drew) for tile in panel["hand"]])
+    hand = tuple([hand_tile_key(tile, two_ends, just_drawn(tile, panel)) for tile in panel["hand"]])
     actions = f'{can.get("draw")}|{can.get("pass")}|{phase}'
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
         if phase == "playing":
@@ -68,6 +67,11 @@ def me_key(context: dict) -> tuple:
     match_no = context["table"]["match_no"]
     announce = f'{match_no}|{rnd["number"]}|{rnd["moves"]}|{panel["fitting"]}|{can.get("draw")}'
     return (frame, prompt, announce, hand, ends if choosing(context) else None, actions)
+
+
+def just_drawn(tile: dict, panel: dict) -> bool:
+    """Whether `tile` of the viewer's hand is the one they just drew (marked while their turn lasts)."""
+    return tile["tile"] == panel["drew"]
 
 
 def handover_shown(context: dict, seat: int | None) -> dict | None:
@@ -148,8 +152,7 @@ class Mine:
         panel, rnd = self.context["panel"], self.context["rnd"]
         ends = rnd["ends"] if rnd else None
         lang = self.env.language
-        drew = panel["drew"] if panel else None
-        tiles = Markup("".join(hand_tile_html(tile, ends, lang, tile["tile"] == drew)
+        tiles = Markup("".join(hand_tile_html(tile, ends, lang, just_drawn(tile, panel))
                                for tile in panel["hand"]) if panel else "")
         return rendered(self.env, "_hand.html", {**self.values, "tiles": tiles}).strip()
 
@@ -179,6 +182,6 @@ class Mine:
         panel, rnd = self.context["panel"], self.context["rnd"]
         ends = rnd["ends"] if rnd else None
         parts = [f'<span id="h-{tile}" hx-swap-oob="delete"></span>' for tile in held if tile not in kept]
-        parts += [hand_tile_html(tile, ends, self.env.language, tile["tile"] == panel["drew"])
+        parts += [hand_tile_html(tile, ends, self.env.language, just_drawn(tile, panel))
                   for tile, name, key in zip(panel["hand"], tiles, now, strict=True) if held[name] != key]
         return "".join(parts)

@@ -232,6 +232,11 @@ def test_d3_draw_with_two_players_draws_by_clicking(open_page, make_server):
                 marked = drawer.page.locator("#hand .drawn")  # and sees it marked in the hand
                 expect(marked).to_have_count(1)
                 assert tile_key(marked.get_attribute("data-tile")) == new
+                if not told:  # it drops in, unless the player asked for less motion
+                    assert marked.evaluate("e => getComputedStyle(e).animationName") == "draw-in"
+                    drawer.page.emulate_media(reduced_motion="reduce")
+                    assert marked.evaluate("e => getComputedStyle(e).animationName") == "none"
+                    drawer.page.emulate_media(reduced_motion="no-preference")
                 told += 1
         if not drawer.page.locator("#me.my-turn").count():  # the mark lasts while the turn does
             expect(drawer.page.locator("#hand .drawn")).to_have_count(0)

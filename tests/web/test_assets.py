@@ -12,23 +12,9 @@ from helpers import open_table
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ACCEPTS = "gzip, deflate, br, zstd"  # what Chromium sends
 ASSET = re.compile(r'<(?:link|script)\b[^>]*?(?:href|src)="(/static/[^"]+)"')
-PAGE_BUDGET = 41_000  # bytes for a cold table page: HTML, CSS, JS and icon, compressed (40,380-40,550
-# measured, with the table's random id; 39,950-40,100 before the tile just drawn marked in the hand
-# and a page opened again told what it missed, ~420 bytes; 39,630 before the copy button's honest result (its words
-# and handler), names wrapped between words on a phone and clocks written only when they change,
-# ~450 bytes; 38,800 before the earlier matches on the sheet, long names wrapped, the dots silent and a
-# clean close tried again (with its back-off) while the connection is lost, Enter on a tile that fits
-# both ends, the clocks kept on one line, the header's words by phase, "Watching" and no ring after a
-# click, ~1,200 bytes; 38 KB before forced colours' tiles,
-# outlines and focus, the connection lost shown, said and
-# guarded, short screens unpinned, ~430 bytes; 37.5 KB before
-# a round's start said to the player who filled the table, the result brought in sight on a phone, the
-# sheet's wrapping headers and a blocked round's sum, ~450 bytes; 37 KB before
-# phones' 44 px controls, the two-row header on a phone, the ends' tap area and the clock warning's
-# seconds, ~500 bytes, which left 37,000 borderline from one deal to another; 30 KB before
-# the table of issue 10: chain, score sheet, seat links, turn alerts; 76 KB before compression; 36 KB
-# before fichas.js marked the turn and the latest tile from each push's stamp, which saves ~600 bytes a move;
-# 36.5 KB before it ran the clocks from the stamp and the backs followed the count by CSS, ~700 bytes a move)
+PAGE_BUDGET = 41_000  # bytes for a cold table page: HTML, CSS, JS and icon, compressed; 40,380-40,550
+# measured (with the table's random id) at the commit that set it. `git log -p` on this line tells
+# what each raise paid for.
 
 
 def assets_of(html: str) -> list[str]:

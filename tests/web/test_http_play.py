@@ -7,6 +7,7 @@ import pytest
 
 from helpers import Browser, open_table, version_of
 from helpers.pages import (
+    choose_move,
     flash_text,
     hand_of,
     hand_texts,
@@ -25,6 +26,7 @@ from helpers.pages import (
 )
 
 NAMES = ("Ana", "Bea", "Carl", "Dan")
+DRAWN = re.compile(r'class="tile-btn[^"]*\bdrawn\b[^"]*" data-tile="([^"]+)"')  # the tile just drawn, marked
 
 
 @pytest.fixture
@@ -302,6 +304,14 @@ def test_d3_draw_until_a_tile_fits(seeded):
     other = page(players[1 - seat], url)
     assert "drew a tile" in other and drawn not in hand_of(other)
     assert f"{count + 1} tiles" in seat_panels(other)[seat][1]
+    # The drawer sees the tile marked in the hand while the turn lasts; nobody else sees a mark.
+    assert DRAWN.findall(html) == [drawn]
+    assert not DRAWN.findall(other) and not DRAWN.findall(page(Browser(app), url))
+    rng = random.Random(13)
+    while live_table(app, url).match.round.turn == seat:  # draws until a tile fits, then plays it
+        _, route, fields = choose_move(table, rng)
+        assert players[seat].post(f"{url}/{route}", fields).status_code == 204
+    assert not DRAWN.findall(page(players[seat], url))
 
 
 def test_d3_no_draw_in_block(seeded):
