@@ -4,13 +4,14 @@
 // Every word shown comes from the page's own data-* attributes (templates/table.html).
 (function () {
   var KEY = "fichas-sound";
-  var SEEN = "fichas-seen:" + location.pathname; // what this table's page showed as it was closed
+  var SEEN = "fichas-seen"; // what a table's page last showed before it was hidden or closed
+  var SEEN_MS = 6 * 3600 * 1000; // a page opened again later is a new visit: nothing to catch up on
   var baseTitle = null;
   var mine = false; // this page shows the viewer's turn
   var audio = null;
   var socket = null; // the newest websocket, and htmx-ext-ws's wrapper of it (which can reconnect)
   var wrapper = null;
-  var hidden = null; // {round, moves} as the page was hidden
+  var hidden = null; // {round, moves, playing} as the page was hidden
   var awayTimer = null;
 
   function soundOn() {
@@ -107,36 +108,51 @@
     if (mine && document.hidden) chime(); // a background tab can still be heard
   }
 
-  // "3 moves while you were away": what changed between hiding the page and now.
+  // "3 moves while you were away": what changed since `before`; shown a while, said once (#announcer).
   function tellAway(before) {
     var note = document.getElementById("away"), after = state();
-    // Round 0: the match had not begun, nothing was missed.
-    if (!note || !before || !after || !before.round) return;
-    var text = "";
+    if (!note || !before || !after) return;
+    var text = "", missed = after.moves - before.moves;
+    var sameRound = after.round === before.round && missed >= 0; // a new match numbers rounds afresh
     // A round's number changes only at the next deal: a round that ended since shows its result now.
-    if (after.round !== before.round || (before.playing && !after.playing)) text = note.dataset.round;
-    else if (after.moves - before.moves === 1) text = note.dataset.one;
-    else if (after.moves > before.moves) text = note.dataset.many.replace("#", after.moves - before.moves);
+    if (before.playing) { if (!sameRound || !after.playing) text = note.dataset.round; }
+    else if (after.playing) missed = after.moves; // from a result, or the wait for players: a round began
+    else if (!sameRound) text = note.dataset.round;
+    if (!text && missed === 1) text = note.dataset.one;
+    else if (!text && missed > 1) text = note.dataset.many.replace("#", missed);
     if (!text) return;
     note.textContent = text;
     note.hidden = false;
+    document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: text}}));
     clearTimeout(awayTimer);
     awayTimer = setTimeout(function () { note.hidden = true; }, 8000);
   }
 
-  // A page closed or reloaded leaves what it showed (hidden: then) to this table's next page.
-  window.addEventListener("pagehide", function () {
-    var seen = hidden || state();
+  // What the page showed, kept for the table's next page when it is hidden (a phone may end it
+  // then, without a pagehide) or closed; dropped while the table is in sight (here or in a tab).
+  function keep(seen) {
     if (!seen) return;
+    seen.path = location.pathname;
     seen.at = Date.now();
     try { localStorage.setItem(SEEN, JSON.stringify(seen)); } catch (e) { /* private mode */ }
-  });
+  }
+  function kept() {
+    try { var seen = JSON.parse(localStorage.getItem(SEEN)); } catch (e) { return null; }
+    return seen && seen.path === location.pathname ? seen : null;
+  }
+  function drop() {
+    if (kept()) localStorage.removeItem(SEEN);
+  }
+  window.addEventListener("pagehide", function () { keep(hidden || state()); });
+  window.addEventListener("storage", function (e) { if (e.key === SEEN && !document.hidden) drop(); });
 
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) {
       hidden = state();
+      keep(state());
       return;
     }
+    drop();
     var before = hidden;
     hidden = null;
     if (!before) return;
@@ -165,10 +181,12 @@
   document.addEventListener("DOMContentLoaded", function () {
     showSound();
     follow();
-    var seen = null;
-    try { seen = JSON.parse(localStorage.getItem(SEEN)); localStorage.removeItem(SEEN); } catch (e) { /* as above */ }
-    // Within hours (later is a new visit), once the page is read: its live region then speaks.
-    if (seen && Date.now() - seen.at < 216e5) setTimeout(function () { tellAway(seen); }, 500);
+    var seen = kept();
+    if (!seen || Date.now() - seen.at > SEEN_MS) return;
+    drop();
+    // Told once the page is in sight and read.
+    if (document.hidden) hidden = seen;
+    else setTimeout(function () { if (document.hidden) hidden = seen; else tellAway(seen); }, 500);
   });
   document.addEventListener("click", function (e) {
     if (!e.target.closest("#sound")) return;

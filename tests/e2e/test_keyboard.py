@@ -179,7 +179,7 @@ def test_s4_a_turn_cut_short_by_time_away_is_announced_with_the_seconds_really_l
     # that never had no page open is not cut short.
     url = mover.page.url
     mover.page.goto("about:blank")
-    expect(other.page.locator(f"article.seat[data-seat='{mover.seat}']")).to_have_class(re.compile(r"\boffline\b"))
+    other.page.locator(f"article.seat[data-seat='{mover.seat}'].offline").wait_for()  # at once: 5 s run
     mover.page.goto(url)
     # Its prompt says why the turn is so short (read at once: the turn lasts 5 s).
     expect(mover.page.locator("#prompt")).to_contain_text(

@@ -410,6 +410,26 @@ def test_a_page_back_from_the_background_says_what_it_missed(people, make_server
     expect(away.page.locator("#away")).to_have_text(said)
 
 
+def test_a_page_hidden_through_the_pause_counts_the_next_rounds_moves(people, make_server):
+    """A phone locked on a round's result and picked up in the next round is told the moves of the
+    round begun since, not again that a round ended (it saw that result)."""
+    server = make_server(**seeded(BLOCK_SEED), PAUSE_SECONDS=1)
+    players = people("360x640", 2)
+    seat_players(server.url, players, "block", 100)
+    stats = Stats()
+    while play_one_move(players, stats):
+        pass
+    away = players[-1]
+    expect(away.page.locator("#table")).to_have_attribute("data-phase", "pause")
+    away.page.evaluate(HIDE, True)
+    for player in players:  # the next round deals itself after the pause
+        expect(player.page.locator("#table")).to_have_attribute("data-round", "2")
+    play_one_move(players, stats)
+    away.page.evaluate(HIDE, False)
+    expect(away.page.locator("#away")).to_be_visible()
+    expect(away.page.locator("#away")).to_have_text("1 move while you were away.")
+
+
 def test_a_host_back_from_the_background_as_the_match_begins_is_not_told_a_round_ended(people, make_server):
     """The host shares the link, leaves for a chat app while friends join, and comes back to round 1
     begun: nothing was missed (the page said "A round ended while you were away")."""
@@ -444,7 +464,9 @@ def test_a_page_opened_again_says_what_it_missed(people, make_server):
             player.wait_version(version + 1)
     away.page = context.new_page()
     away.page.goto(url)
+    expect(away.page.locator("#away")).to_be_visible()
     expect(away.page.locator("#away")).to_have_text("2 moves while you were away.")
+    expect(away.page.locator("#announcer")).to_contain_text("2 moves while you were away.")  # said once
     away.page.reload()
     away.page.wait_for_timeout(800)  # past the moment it would say so (not `expect`: it hides by itself)
     assert not away.page.locator("#away").is_visible(), away.page.locator("#away").text_content()
