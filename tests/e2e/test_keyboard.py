@@ -176,7 +176,7 @@ def test_s4_a_turn_cut_short_by_time_away_is_announced_with_the_seconds_really_l
     mover, other = (ana, bea) if ana.turn() == 0 else (bea, ana)
     # Away until the table has seen the seat go (S4: the turn now ends 5 s later), then back. Not a
     # reload: the new page's socket may reach a busy server before the old one's close, and a seat
-    # that never had no page open is not cut short.
+    # that always had a page open is not cut short.
     url = mover.page.url
     mover.page.goto("about:blank")
     other.page.locator(f"article.seat[data-seat='{mover.seat}'].offline").wait_for()  # at once: 5 s run
