@@ -8,10 +8,11 @@
   var SEEN_MS = 6 * 3600 * 1000; // a page opened again later is a new visit: nothing to catch up on
   var baseTitle = null;
   var mine = false; // this page shows the viewer's turn
+  var held = 0; // tiles in the viewer's hand: one drawn grows the panel over the line
   var audio = null;
   var socket = null; // the newest websocket, and htmx-ext-ws's wrapper of it (which can reconnect)
   var wrapper = null;
-  var hidden = null; // {round, moves, playing} as the page was hidden
+  var hidden = null; // what the page showed as it was hidden (`state`)
   var awayTimer = null;
 
   function soundOn() {
@@ -53,8 +54,8 @@
 
   function state() {
     var table = document.getElementById("table");
-    return table ? {round: Number(table.dataset.round), moves: Number(table.dataset.moves),
-                    playing: table.dataset.phase === "playing"} : null;
+    return table ? {match: table.dataset.match, round: Number(table.dataset.round), moves: Number(table.dataset.moves),
+                    playing: table.dataset.phase === "playing", over: table.dataset.phase === "over"} : null;
   }
 
   // When a turn begins, the line's open ends in sight: on a phone the hand panel (#me, sticky at
@@ -100,7 +101,12 @@
     showResult();
     if (baseTitle === null) baseTitle = document.title;
     var now = !!document.querySelector("#me.my-turn");
-    if (now === mine) return;
+    var tiles = document.querySelectorAll("#hand [data-tile]").length, grew = tiles > held;
+    held = tiles;
+    if (now === mine) {
+      if (mine && grew) showEnds(); // a tile drawn: the taller panel may cover the ends
+      return;
+    }
     mine = now;
     document.title = mine ? main.dataset.turnTitle : baseTitle;
     if (mine) showEnds();
@@ -113,9 +119,11 @@
     var note = document.getElementById("away"), after = state();
     if (!note || !before || !after) return;
     var text = "", missed = after.moves - before.moves;
-    var sameRound = after.round === before.round && missed >= 0; // a new match numbers rounds afresh
+    var sameRound = after.round === before.round && missed >= 0;
+    if (before.match && before.match !== after.match) text = note.dataset.match;
+    else if (after.over && !before.over) text = note.dataset.over;
     // A round's number changes only at the next deal: a round that ended since shows its result now.
-    if (before.playing) { if (!sameRound || !after.playing) text = note.dataset.round; }
+    else if (before.playing) { if (!sameRound || !after.playing) text = note.dataset.round; }
     else if (after.playing) missed = after.moves; // from a result, or the wait for players: a round began
     else if (!sameRound) text = note.dataset.round;
     if (!text && missed === 1) text = note.dataset.one;

@@ -229,3 +229,8 @@ def play_one_move(players: list[Player], stats: Stats) -> Player | None:
     for player in players:
         player.wait_version(version + 1)
     return actor
+
+
+# Whether the line's two open ends are in the viewport, clear of the viewer's panel (#me).
+ENDS_IN_SIGHT = """() => { const box = id => document.getElementById(id).getBoundingClientRect();
+  return ["end-left", "end-right"].every(id => box(id).top >= 0 && box(id).bottom <= box("me").top); }"""

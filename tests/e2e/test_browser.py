@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .players import AUTO_NOTE, Player, Stats, play_one_move, seat_players, tile_key
+from .players import AUTO_NOTE, ENDS_IN_SIGHT, Player, Stats, play_one_move, seat_players, tile_key
 
 pytestmark = pytest.mark.browser
 
@@ -206,6 +206,7 @@ def test_d3_block_with_two_players_ends_blocked_and_reveals_both_hands(open_page
 def test_d3_draw_with_two_players_draws_by_clicking(open_page, make_server):
     server = make_server(**seeded(DRAW_SEED))
     players = sit_down(open_page, server, 2, variant="draw", target=50, phones=(0,))
+    players[0].page.set_viewport_size({"width": 568, "height": 320})  # a small phone held sideways
     stats = Stats()
     told = 0  # draws after which the drawer's turn went on, and it was told the tile
     for _ in range(100):
@@ -237,6 +238,8 @@ def test_d3_draw_with_two_players_draws_by_clicking(open_page, make_server):
                     drawer.page.emulate_media(reduced_motion="reduce")
                     assert marked.evaluate("e => getComputedStyle(e).animationName") == "none"
                     drawer.page.emulate_media(reduced_motion="no-preference")
+                if drawer is players[0]:  # the hand grew over the line: its ends come back in sight
+                    drawer.page.wait_for_function(ENDS_IN_SIGHT, polling=100)
                 told += 1
         if not drawer.page.locator("#me.my-turn").count():  # the mark lasts while the turn does
             expect(drawer.page.locator("#hand .drawn")).to_have_count(0)

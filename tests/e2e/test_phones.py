@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import TIMEOUT_MS, close_within
-from .players import Player, Stats, play_one_move, seat_players
+from .players import ENDS_IN_SIGHT, Player, Stats, play_one_move, seat_players
 from .test_browser import BLOCK_SEED, seeded
 from .test_keyboard import speak
 
@@ -145,10 +145,6 @@ TAP_AREA = """e => { e.scrollIntoView({block: "center", inline: "center"});
   return [[x - 20, y], [x + 20, y], [x, y - 20], [x, y + 20]].map(([px, py]) => {
     const hit = document.elementFromPoint(px, py);
     return hit && e.contains(hit) ? "target" : hit && `${hit.tagName}#${hit.id}.${hit.className}`; }); }"""
-
-
-ENDS_IN_SIGHT = """() => { const box = id => document.getElementById(id).getBoundingClientRect();
-  return ["end-left", "end-right"].every(id => box(id).top >= 0 && box(id).bottom <= box("me").top); }"""
 
 
 def test_the_ends_to_tap_for_a_tile_that_fits_both_are_big_enough_for_a_finger(phones, make_server):

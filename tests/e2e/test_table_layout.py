@@ -430,6 +430,31 @@ def test_a_page_hidden_through_the_pause_counts_the_next_rounds_moves(people, ma
     expect(away.page.locator("#away")).to_have_text("1 move while you were away.")
 
 
+def test_a_page_back_as_the_match_ended_or_a_new_one_began_says_so(people, make_server):
+    """Back from the background with the match over: told the match ended (not a round); and with a
+    new match begun: told that (rounds and moves count afresh in it, and the page said nothing)."""
+    server = make_server(**seeded(BLOCK_SEED))
+    players = people("360x640", 2)
+    seat_players(server.url, players, "block", 50)
+    host, away = players
+    away.wait_version(2)
+    table = server.app.extensions["fichas"].tables.get(host.page.url.rsplit("/", 1)[-1])
+    table.match.scores[:] = [49] * len(table.match.scores)  # this round ends the match
+    away.page.evaluate(HIDE, True)
+    stats = Stats()
+    while play_one_move(players, stats):
+        pass
+    away.page.evaluate(HIDE, False)
+    expect(away.page.locator("#away")).to_be_visible()
+    expect(away.page.locator("#away")).to_have_text(
+        "The match ended while you were away: the result is below.")
+    away.page.evaluate(HIDE, True)
+    host.page.get_by_role("button", name="New match, same seats").click()
+    expect(away.page.locator("#table")).to_have_attribute("data-match", "2")
+    away.page.evaluate(HIDE, False)
+    expect(away.page.locator("#away")).to_have_text("A new match began while you were away.")
+
+
 def test_a_host_back_from_the_background_as_the_match_begins_is_not_told_a_round_ended(people, make_server):
     """The host shares the link, leaves for a chat app while friends join, and comes back to round 1
     begun: nothing was missed (the page said "A round ended while you were away")."""
