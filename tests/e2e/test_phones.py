@@ -165,6 +165,11 @@ def test_the_ends_to_tap_for_a_tile_that_fits_both_are_big_enough_for_a_finger(p
         play_one_move(players, stats)
     else:
         raise AssertionError(f"the seeded deal no longer has a tile that fits both ends: {stats}")
+    # As the turn began focus went to a tile that fits (for a keyboard); to a finger a ring round it
+    # looked like a tile chosen for them.
+    focused = page.locator("#hand .tile-btn:focus-within")
+    expect(focused).to_have_count(1)
+    assert focused.evaluate("e => getComputedStyle(e).outlineStyle") == "none"
     both.first.tap()
     # The panel grows to show the choice: the ends to tap are scrolled back into sight above it.
     page.wait_for_function(ENDS_IN_SIGHT, polling=100)
