@@ -1,6 +1,6 @@
 // Fichas: your turn cannot be missed. The tab's title says so; a short sound plays if the player
 // turned it on (off at first; this browser remembers); a phone buzzes where it can. A page back
-// from the background, or opened again, catches up at once and says how many moves it missed.
+// from the background, or opened again, catches up at once and says what it missed.
 // Every word shown comes from the page's own data-* attributes (templates/table.html).
 (function () {
   var KEY = "fichas-sound";
@@ -54,8 +54,10 @@
 
   function state() {
     var table = document.getElementById("table");
-    return table ? {match: table.dataset.match, round: Number(table.dataset.round), moves: Number(table.dataset.moves),
-                    playing: table.dataset.phase === "playing", over: table.dataset.phase === "over"} : null;
+    if (!table) return null;
+    var data = table.dataset;
+    return {match: data.match, round: Number(data.round), moves: Number(data.moves),
+            playing: data.phase === "playing", over: data.phase === "over"};
   }
 
   // When a turn begins, the line's open ends in sight: on a phone the hand panel (#me, sticky at
