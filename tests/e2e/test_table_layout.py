@@ -413,7 +413,7 @@ def test_a_page_back_from_the_background_says_what_it_missed(people, make_server
 def test_a_page_hidden_through_the_pause_counts_the_next_rounds_moves(people, make_server):
     """A phone locked on a round's result and picked up in the next round is told the moves of the
     round begun since, not again that a round ended (it saw that result)."""
-    server = make_server(**seeded(BLOCK_SEED), PAUSE_SECONDS=1)
+    server = make_server(**seeded(BLOCK_SEED), PAUSE_SECONDS=3)  # the result seen, even on a slow machine
     players = people("360x640", 2)
     seat_players(server.url, players, "block", 100)
     stats = Stats()
