@@ -233,3 +233,42 @@ def test_a_rounds_end_on_a_phone_leaves_the_line_in_sight_and_the_sheet_whole(ph
     blocked = page.locator(".sheet-table tbody th small")
     expect(blocked).to_have_text({"en": "blocked", "da": "blokeret"}[lang])
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+# For each tile named in the sentences of `sel` ("6-4"), whether it ends up on more than one line
+# when the sentence is laid out at every width from 120 px to the page's own.
+SPLIT_TILE_NAMES = r"""sel => {
+  const split = [];
+  for (const box of document.querySelectorAll(sel)) {
+    const full = box.getBoundingClientRect().width;
+    for (let w = 120; w <= full; w += 2) {
+      box.style.width = w + "px";
+      const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+        for (const m of t.data.matchAll(/\d-\d/g)) {
+          const r = document.createRange();
+          r.setStart(t, m.index); r.setEnd(t, m.index + 3);
+          const tops = new Set([...r.getClientRects()].map(c => Math.round(c.top)));
+          if (tops.size > 1) split.push([box.id || box.className, w, t.data]);
+        }
+      }
+    }
+    box.style.width = "";
+  }
+  return split.slice(0, 5);
+}"""
+
+
+def test_a_tiles_name_in_a_sentence_is_never_split_across_lines(phones, make_server):
+    """320x568: "Open the round with 6-" then "6." on the next line. The prompt, the felt's facts and
+    the log keep a tile's name whole, however narrow the sentence."""
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6
+    players = phones(320, 568, ("Ana", "Bea"))
+    seat_players(server.url, players, "block", 100)
+    opener = players[1].page
+    expect(opener.locator("#prompt")).to_contain_text("6-6")
+    assert opener.evaluate(SPLIT_TILE_NAMES, "#prompt, #ends") == []
+    play_one_move(players, Stats())
+    for player in players:
+        expect(player.page.locator("#log li")).to_have_count(1)
+        assert player.page.evaluate(SPLIT_TILE_NAMES, "#log li") == []
