@@ -196,8 +196,12 @@
     // and selection it took. Not copied (no clipboard here, or refused): the link stays selected.
     function done(copied) {
       if (!button.dataset.label) button.dataset.label = button.textContent;
-      button.textContent = copied ? button.dataset.done : button.dataset.failed;
-      document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: copied ? button.dataset.done : button.dataset.failedSay}}));
+      var word = copied ? button.dataset.done : button.dataset.failed;
+      // A second click (a double click) while the button still says how the first went is not said again.
+      if (button.textContent !== word) {
+        document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: copied ? word : button.dataset.failedSay}}));
+      }
+      button.textContent = word;
       if (copied) { input.setSelectionRange(0, 0); button.focus(); } else selectAll();
       clearTimeout(button.copiedTimer);
       button.copiedTimer = setTimeout(function () { button.textContent = button.dataset.label; }, copied ? 2000 : 6000);
