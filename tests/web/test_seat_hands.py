@@ -152,7 +152,7 @@ def test_the_host_hands_a_disconnected_seat_to_a_spectator_between_rounds(make_a
     assert tables.store.actions(table.id)[-1] | {"at": 0} == {
         "kind": "hand_over", "seat": 1, "by": 0, "name": "Zoe", "was": "Bea", "at": 0,
         "was_holder": hashlib.sha256(bea_secret.encode()).hexdigest()}  # a hash only, as the seats keep
-    told = "While you were away, the host gave your seat to Zoe. You can watch from here."
+    told = "While you were away, your seat was given to Zoe. You can watch from here."
     assert all(told not in page(b, url) for b in (players[0], newcomer, Browser(app)))
     version = table.version
     app.extensions["fichas"].close()
@@ -163,6 +163,42 @@ def test_the_host_hands_a_disconnected_seat_to_a_spectator_between_rounds(make_a
     assert told in page(bea, url)  # Bea, back after a restart even, learns why she only watches
     assert told not in page(bea, url) and you(bea, url) == ""  # once: her cookie opened nothing
     assert host.post(f"{url}/next-round", {"version": version}).status_code == 204
+
+
+def test_while_the_host_is_away_any_player_hands_a_seat_over_but_never_the_hosts(make_app):
+    """A spectator was asked to wait on the host when the host was the one gone: nobody could ever
+    hand a seat over, and the host's own seat was offered though it never changes hands."""
+    app = make_app(TABLES_OPTIONS={"rng": random.Random(3)})
+    url, players = open_table(app, "block", 3, target=500, names=("Ana", "Bea", "Carl"))
+    table, tables = live_table(app, url), app.extensions["fichas"].tables
+    for seat in range(3):
+        tables.connect(table, seat)
+    spectator, zoe = Browser(app), Browser(app)
+    tables.disconnect(table, 0)  # only the host away: no seat to ask for
+    watching = page(spectator, url)
+    assert "Ask for" not in watching and 'id="ask-name"' not in watching
+    tables.disconnect(table, 2)
+    asking = page(spectator, url)
+    assert "Carl is away. Ask for the seat, as" in asking and "Ana, Carl are away" not in asking
+    assert "a player while the host is away, can hand you a seat" in asking
+    assert zoe.post(f"{url}/ask", {"name": "Zoe"}).status_code == 204
+    play_until(app, url, players, random.Random(3), round_over)
+    assert table.phase == "pause"
+    offered = page(players[1], url)  # Bea, present, stands in for the host
+    assert "Give Carl's seat to Zoe" in offered and "Give Ana's seat" not in offered
+    fields = {"seat": 2, "ask": next(iter(table.asks)), "version": table.version}
+    refused = players[1].post(f"{url}/hand-over", {**fields, "seat": 0})  # the host's seat: never
+    assert refused.status_code == 400 and "cannot be handed over" in refused.get_data(as_text=True)
+    tables.connect(table, 0)  # the host is back: the host's to do again
+    refused = players[1].post(f"{url}/hand-over", fields)
+    assert refused.status_code == 403 and "while the host is here" in refused.get_data(as_text=True)
+    assert "Give Carl's seat" not in page(players[1], url) and "Give Carl's seat" in page(players[0], url)
+    tables.disconnect(table, 0)
+    assert players[1].post(f"{url}/hand-over", fields).status_code == 204
+    assert table.players == ["Ana", "Bea", "Zoe"] and you(zoe, url) == "2"
+    assert tables.store.actions(table.id)[-1]["by"] == 1
+    carl = page(players[2], url)
+    assert "While you were away, your seat was given to Zoe." in carl and you(players[2], url) == ""
 
 
 # What shows the round just played: its log, result, hands shown, and what screen readers were told
@@ -294,7 +330,7 @@ def test_a_spectators_page_handed_a_seat_reconnects_into_it(make_server):
 
 def test_a_spectator_who_asked_for_a_seat_is_told_so_on_its_own_pages_only(make_server):
     server = make_server(START_CLOCK=False)
-    url, players = seat_up(server, "block", 2, names=NAMES)
+    url, players = seat_up(server, "block", 3, names=("Ana", "Bea", "Carl"))
     table = live_table(server.app, url)
     asker, other = server.player(), server.player()
     assert asker.post(f"{url}/ask", {"name": "Zoe"}).status_code == 204
@@ -304,17 +340,17 @@ def test_a_spectator_who_asked_for_a_seat_is_told_so_on_its_own_pages_only(make_
         watcher.wait_version(table.version)
     assert mine in shown_now(asker) and listed not in shown_now(asker)
     watching = shown_now(other)
-    assert mine not in watching and listed in watching and "Ana, Bea are away" in watching
+    assert mine not in watching and listed in watching and "Bea, Carl are away" in watching
     assert "Every seat is taken" not in watching  # two may be asked for
     assert re.search(r'id="ask-name"[^>]*placeholder="Your name" value=""', watching)
     assert re.search(r'id="ask-name"[^>]*value="Zoe"', shown_now(asker))  # the field keeps the name asked as
-    # A push both get (Ana's page opens: she is no longer away): each spectator's #me is its own.
+    # A push both get (Carl's page opens: he is no longer away): each spectator's #me is its own.
     starts = len(asker.messages), len(other.messages)
-    players[0].connect(url)
+    players[2].connect(url)
     wait_new(asker, starts[0], lambda m: "Bea is away" in m)
     wait_new(other, starts[1], lambda m: "Bea is away" in m)
     now = shown_now(asker)
-    assert mine in now and listed not in now and "Ana, Bea are away" not in now
+    assert mine in now and listed not in now and "Bea, Carl are away" not in now
     assert mine not in shown_now(other) and listed in shown_now(other)
     # No seat free now (Bea's page opens too): the form goes, but the request stands and is said.
     starts = len(asker.messages), len(other.messages)
