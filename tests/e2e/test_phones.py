@@ -98,8 +98,11 @@ NAMES_SHOWN = """() => [...document.querySelectorAll("article.seat h3")].map(h =
   const name = h.querySelector(".name"), badges = [...h.querySelectorAll(".host, .you-badge")]
     .filter(b => getComputedStyle(b).display !== "none");
   const lines = b => b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).fontSize);
+  const boxes = [name, ...badges].map(b => b.getBoundingClientRect());
   return {name: name.textContent, cut: name.scrollWidth > name.clientWidth,
-          broken: badges.some(b => b.getClientRects().length > 1 || lines(b) > 1.6)};
+          broken: badges.some(b => b.getClientRects().length > 1 || lines(b) > 1.6),
+          glued: boxes.slice(1).some((b, i) => Math.abs(b.top - boxes[i].top) < 4
+                                               && b.left - boxes[i].right < 2)};
 })"""
 
 
@@ -118,7 +121,7 @@ def test_a_short_name_is_shown_whole_beside_its_badges_on_a_phone(phones, make_s
         player.wait_version(4)
         shown = player.page.evaluate(NAMES_SHOWN)
         assert len(shown) == 4, shown
-        assert not any(seat["cut"] or seat["broken"] for seat in shown), (player.name, shown)
+        assert not any(seat["cut"] or seat["broken"] or seat["glued"] for seat in shown), (player.name, shown)
 
 
 
@@ -135,7 +138,7 @@ def test_long_names_that_begin_alike_are_shown_whole_on_a_phone(phones, make_ser
         player.wait_version(4)
         shown = player.page.evaluate(NAMES_SHOWN)
         assert sorted(seat["name"] for seat in shown) == sorted(names), shown
-        assert not any(seat["cut"] or seat["broken"] for seat in shown), (player.name, shown)
+        assert not any(seat["cut"] or seat["broken"] or seat["glued"] for seat in shown), (player.name, shown)
         assert player.page.evaluate("document.documentElement.scrollWidth") <= 360
 
 # What a finger at each of the four points 20 px from the target's centre (left, right, up, down) lands
@@ -272,3 +275,19 @@ def test_a_tiles_name_in_a_sentence_is_never_split_across_lines(phones, make_ser
     for player in players:
         expect(player.page.locator("#log li")).to_have_count(1)
         assert player.page.evaluate(SPLIT_TILE_NAMES, "#log li") == []
+
+
+def test_a_small_phone_in_spanish_shows_the_badges_apart_and_the_empty_sheet_whole(phones, make_server):
+    """320x568, Spanish: "anfitrióntú" (the badges run together under the name) and "Todavía no ha
+    terminado ningun…" (the empty score sheet's only line, cut)."""
+    server = make_server()
+    players = phones(320, 568, ("Ana", "Bea"))
+    link = seat_players(server.url, players, "block", 100)
+    host = players[0]
+    speak(host.page, link, "es")
+    host.wait_version(2)
+    assert not any(seat["glued"] or seat["cut"] for seat in host.page.evaluate(NAMES_SHOWN))
+    host.page.locator("#sheet summary").click()
+    empty = host.page.locator(".sheet-empty")
+    expect(empty).to_contain_text("Todavía no ha terminado ninguna ronda.")
+    assert empty.evaluate("e => e.scrollWidth <= e.clientWidth && getComputedStyle(e).whiteSpace == 'normal'")
