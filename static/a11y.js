@@ -7,6 +7,8 @@
 // viewer's turn begins. Single-key shortcuts can be turned off (WCAG 2.1.4); the choice is kept.
 (function () {
   var said = {}; // keys already announced
+  var quiet = {}; // keys of the page's first state, not announced: sayOnLoad may say them once
+  var loaded = false; // sayOnLoad has run
   var started = false; // the page's first state is read by the person, not announced
   var KEEP = 20; // sentences kept in the live region (older ones are dropped)
   var SHORTCUTS = "fichas-shortcuts";
@@ -22,14 +24,18 @@
   }
 
   function announce() {
+    var fresh = [];
     ["announce-src", "announce-me"].forEach(function (id) {
       var src = document.getElementById(id);
       if (!src || !src.dataset.key) return;
       var key = id + ":" + src.dataset.key;
       if (said[key]) return;
       said[key] = true;
-      if (started) say("announcer", src.textContent);
+      if (started) fresh.push(src); else quiet[key] = true;
     });
+    // One who just drew hears "You drew 2-5. Your turn: …", not first "Ana drew a tile. Ana to play."
+    if (fresh.length === 2 && fresh[1].hasAttribute("data-drew")) fresh.shift();
+    fresh.forEach(function (src) { say("announcer", src.textContent); });
     started = true;
   }
 
@@ -39,7 +45,7 @@
     var me = document.getElementById("announce-me");
     var clock = document.querySelector("#me .clock[data-total-ms]");
     var region = document.getElementById("announcer");
-    if (!me || !clock || !region || lateSaid === me.dataset.key) return;
+    if (!loaded || !me || !clock || !region || lateSaid === me.dataset.key) return;  // after "Your turn"
     if (clock.classList.contains("late")) {
       var seconds = Math.min(10, Math.max(1, parseInt(clock.textContent, 10) || 1));
       lateSaid = me.dataset.key;
@@ -191,23 +197,33 @@
   });
 
   // -- the page's first state ---------------------------------------------------------------
-  // A page opened as a round begins (the join that filled the table lands on one) says how it
-  // began, and whose turn it is: nothing on the page reads "Round 1 begins" out, and no move
-  // will come before the opener's. Later than the load, when screen readers listen to the region.
-  function sayBeginning() {
+  // Later than the load, when screen readers listen to the region, and only what no push has said
+  // since: a page opened as a round begins (the join that filled the table lands on one) says how it
+  // began (nothing on the page reads "Round 1 begins" out, and no move comes before the opener's);
+  // a page opened on the viewer's turn (a reload, a language switch) says it is their turn, and
+  // first why it was cut short if it was, before the clock's last seconds are said.
+  function sayOnLoad() {
+    loaded = true;
     var version = document.getElementById("version");
-    if (!version || version.dataset.phase !== "playing" || version.dataset.moves !== "0") return;
-    ["announce-src", "announce-me"].forEach(function (id) {
-      var src = document.getElementById(id);
-      if (src && src.dataset.key) say("announcer", src.textContent);
-    });
+    if (version && version.dataset.phase === "playing" && version.dataset.moves === "0") {
+      sayQuiet("announce-src");
+    }
+    var cut = document.querySelector("#prompt .cut-short");
+    sayQuiet("announce-me", cut && cut.textContent);
+  }
+  function sayQuiet(id, before) {
+    var src = document.getElementById(id);
+    var key = src && src.dataset.key && id + ":" + src.dataset.key;
+    if (!key || !quiet[key]) return;
+    delete quiet[key];
+    say("announcer", (before ? before + " " : "") + src.textContent);
   }
 
   // -- on load: the shortcuts switch, the first state, and a form's first field in error -----
   document.addEventListener("DOMContentLoaded", function () {
     showShortcuts();
     announce();
-    setTimeout(sayBeginning, 500);
+    setTimeout(sayOnLoad, 500);
     myTurn = !!document.querySelector("#me.my-turn");
     var wrong = document.querySelector("[aria-invalid=true]");
     if (wrong) wrong.focus();

@@ -319,7 +319,7 @@ class Pieces:
         last = rnd["log"][-1] if rnd["log"] else None
         left, right = (last.get("ends") if last else None) or (None, None)
         shape = (last and (last["action"], last.get("end"), left != right, bool(last.get("auto"))),
-                 bool(rnd["opening_tile"]), rnd["turn"] is None)
+                 bool(rnd["opening_tile"]), rnd["turn"] is None, not last and self.context["new_match"])
         return framed(self.env, "_announce.html", shape, lambda: {
             **self.values, "phase": slot("phase"), "table": {"match_no": slot("match")},
             "rnd": {"number": slot("number"), "moves": slot("moves"),

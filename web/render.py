@@ -56,7 +56,9 @@ def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None
             "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover,
             "asked": None,  # a spectator's own request for a seat: per browser (asked_as)
             "rnd": view["round"] if view else None, "cross": table.variant.doubles_across, "due": due,
-            "seq": pushed_of(table).seq, "laid": laid_of(table)}
+            "seq": pushed_of(table).seq, "laid": laid_of(table),
+            # The first round of a match after the first: said as a new match (templates/_announce.html).
+            "new_match": table.match_no > 1 and bool(view and view["round"] and view["round"]["number"] == 1)}
 
 
 def play_context(table: Table, tables: Tables, before: Pushed, spectators: bool) -> tuple | None:

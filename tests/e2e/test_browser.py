@@ -230,6 +230,9 @@ def test_d3_draw_with_two_players_draws_by_clicking(open_page, make_server):
                 assert said and tile_key(said.group(1)) == new, drawer.page.locator("#prompt").inner_text()
                 announced = drawer.page.locator("#announce-me").text_content()
                 assert f"You drew {said.group(1)}." in announced, announced
+                # The drawer hears its own words only; the other hears the table's.
+                expect(other.page.locator("#announcer")).to_contain_text(f"{drawer.name} drew a tile")
+                assert f"{drawer.name} drew a tile" not in drawer.page.locator("#announcer").text_content()
                 marked = drawer.page.locator("#hand .drawn")  # and sees it marked in the hand
                 expect(marked).to_have_count(1)
                 assert tile_key(marked.get_attribute("data-tile")) == new

@@ -186,7 +186,12 @@ def test_s4_a_turn_cut_short_by_time_away_is_announced_with_the_seconds_really_l
         "Your page was away during this turn (a reload, or a lost connection): it was cut to 5 seconds.")
     expect(mover.page.locator("#me .clock.late")).to_be_visible()
     expect(mover.page.locator("#announcer")).to_contain_text(re.compile(r"[1-5] seconds? left on your clock"))
-    assert not any("10 seconds" in sentence for sentence in mover.page.evaluate("window.heard"))
+    heard = mover.page.evaluate("window.heard")
+    assert not any("10 seconds" in sentence for sentence in heard)
+    # Back on its turn, the page says so, and why it is short, before the seconds left (it said only those).
+    turn = [i for i, s in enumerate(heard) if "it was cut to 5 seconds. Your turn:" in s]
+    left = [i for i, s in enumerate(heard) if "left on your clock" in s]
+    assert len(turn) == 1 and turn[0] < left[0], heard
 
 
 # Counts every change inside the page's live regions (text or nodes), as a screen reader notices them.
@@ -223,16 +228,18 @@ def test_a_waiting_host_hears_each_seat_taken_and_the_last_to_join_hears_the_sta
     lands on a new page: it says how the round began and whose turn it is (once)."""
     server = make_server()
     pages = [open_page() for _ in range(3)]
-    for page in (pages[0], pages[2]):
+    for page in pages:
         page.context.add_init_script(script=LISTEN)
     ana, bea, carl = (Player(page, name) for page, name in zip(pages, ("Ana", "Bea", "Carl"), strict=True))
     link = ana.create(server.url, "block", 3, 100)
     bea.join(link)
-    expect(ana.page.locator("#announcer")).to_contain_text("Bea took a seat. Waiting for 1 more player.")
-    carl.join(link)
+    carl.join(link)  # at once: Bea's page, just loaded, heard the start twice (the push, then its load)
     expect(ana.page.locator("#announcer")).to_contain_text("Round 1 begins")
     heard = ana.page.evaluate("window.heard")
     assert heard.count("Bea took a seat. Waiting for 1 more player.") == 1, heard
+    bea.page.wait_for_timeout(700)
+    heard = bea.page.evaluate("window.heard")
+    assert sum("Round 1 begins" in sentence for sentence in heard) == 1, heard
     expect(carl.page.locator("#announcer")).to_contain_text(re.compile(r"Round 1 begins: \w+ opens"))
     expect(carl.page.locator("#announcer")).to_contain_text(re.compile(r"\w+ to play\."))
     carl.page.wait_for_timeout(700)  # the page's own whole table comes over its websocket meanwhile

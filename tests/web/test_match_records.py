@@ -35,12 +35,18 @@ def finish_and_renew(app, url, players, rng) -> dict:
     return finished
 
 
+ANNOUNCED = re.compile(r'<p id="announce-src"[^>]*>([^<]*)')  # what screen readers hear of the last change
+
+
 def test_after_a_new_match_the_earlier_one_is_still_served_and_linked(app):
     url, players = open_table(app, "block", 2, target=50, names=NAMES)
     assert "record.json?match" not in page(players[0], url)  # nothing earlier yet
+    assert ANNOUNCED.search(page(players[0], url)).group(1).startswith("Round 1 begins")
     rng = random.Random(4)
     first = finish_and_renew(app, url, players, rng)
     visitor = Browser(app)
+    # Said as a new match (the scores start again), not only as "Round 1 begins".
+    assert ANNOUNCED.search(page(visitor, url)).group(1).startswith("A new match begins. Round 1 begins")
     assert record(visitor, url, "?match=1") == first
     current = record(visitor, url)
     assert current["rounds"] == [] and current["scores"] == [0, 0]  # the default is unchanged: this match
