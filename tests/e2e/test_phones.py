@@ -194,11 +194,13 @@ SMALL_CONTROLS = """tap => [...document.querySelectorAll(
   .filter(([, , height]) => height < tap)"""
 
 
-def test_every_control_on_a_small_phone_is_big_enough_for_a_finger(phones, make_server):
+@pytest.mark.parametrize("size", [(360, 640), (640, 360)])
+def test_every_control_on_a_small_phone_is_big_enough_for_a_finger(phones, make_server, size):
     """360x640: the home page's form, and a table in play with its folding parts (the score sheet,
-    the private link back to one's seat, the keyboard shortcuts) were 13-37 px tall."""
+    the private link back to one's seat, the keyboard shortcuts) were 13-37 px tall. Held sideways
+    (640x360) the phone got a desktop's: "Keyboard shortcuts" 20 px, its switch 16."""
     server = make_server()
-    players = phones(360, 640, ("Ana", "Bea"))
+    players = phones(*size, ("Ana", "Bea"))
     players[0].page.goto(server.url + "/")
     assert players[0].page.evaluate(SMALL_CONTROLS, TAP_PX) == []
     seat_players(server.url, players, "draw", 100)
