@@ -116,9 +116,11 @@
     if (mine && document.hidden) chime(); // a background tab can still be heard
   }
 
-  // "3 moves while you were away": what changed since `before`; shown a while, said once (#announcer).
-  function tellAway(before) {
-    var note = document.getElementById("away"), after = state();
+  // "3 moves while you were away": what changed from `before` to `after` (by default, what the page
+  // shows now); shown a while, said once (#announcer).
+  function tellAway(before, after) {
+    var note = document.getElementById("away");
+    after = after || state();
     if (!note || !before || !after) return;
     var text = "", missed = after.moves - before.moves;
     var sameRound = after.round === before.round && missed >= 0;
@@ -194,9 +196,11 @@
     var seen = kept();
     if (!seen || Date.now() - seen.at > SEEN_MS) return;
     drop();
-    // Told once the page is in sight and read.
+    // Told once the page is in sight and read; what was missed is what it opened on (a move made
+    // in sight meanwhile, by this player even, was not missed).
+    var opened = state();
     if (document.hidden) hidden = seen;
-    else setTimeout(function () { if (document.hidden) hidden = seen; else tellAway(seen); }, 500);
+    else setTimeout(function () { if (document.hidden) hidden = seen; else tellAway(seen, opened); }, 500);
   });
   document.addEventListener("click", function (e) {
     if (!e.target.closest("#sound")) return;

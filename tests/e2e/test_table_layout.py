@@ -504,6 +504,20 @@ def test_a_page_opened_again_says_what_it_missed(people, make_server):
     assert not away.page.locator("#away").is_visible(), away.page.locator("#away").text_content()
 
 
+def test_a_move_made_just_after_the_page_opened_was_not_missed(people, make_server):
+    """Bea's join fills the table and reloads her page (it was open on the table: what it showed is
+    kept); she opens the round at once: her page said "1 move while you were away." of her own move."""
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6
+    ana, bea = people("360x640", 2)
+    link = ana.create(server.url, "block", 2, 100)
+    bea.page.goto(link)  # looking at the table before taking the seat
+    bea.join(link)
+    bea.page.locator("#hand [data-tile='6-6']").click()
+    expect(bea.page.locator("#log li")).to_have_count(1)
+    bea.page.wait_for_timeout(800)  # past the moment it would say so (not `expect`: it hides by itself)
+    assert not bea.page.locator("#away").is_visible(), bea.page.locator("#away").text_content()
+
+
 def test_revealed_hands_are_as_large_as_the_hand(people, make_server):
     server = make_server(**seeded(BLOCK_SEED))
     players = people("1280x800", 2)
