@@ -293,3 +293,20 @@ def test_a_small_phone_in_spanish_shows_the_badges_apart_and_the_empty_sheet_who
     empty = host.page.locator(".sheet-empty")
     expect(empty).to_contain_text("Todavía no ha terminado ninguna ronda.")
     assert empty.evaluate("e => e.scrollWidth <= e.clientWidth && getComputedStyle(e).whiteSpace == 'normal'")
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_three_players_names_are_not_broken_on_a_phone(phones, make_server, width):
+    """Block for three: the two others sat in a third of the phone each, the seat across empty, and
+    "Bartolome / o", "Christoff / er" were broken mid-word. They share the top row now."""
+    server = make_server()
+    names = ("Ana", "Bartolomeo", "Christoffer")
+    players = phones(width, 640, names)
+    seat_players(server.url, players, "block", 100)
+    for player in players:
+        player.wait_version(3)
+        lines = player.page.evaluate("""() => [...document.querySelectorAll("article.seat .name")]
+            .map(n => [n.textContent, new Set([...n.getClientRects()].map(r => Math.round(r.top))).size])""")
+        assert sorted(name for name, _ in lines) == sorted(names), lines
+        assert all(count == 1 for _, count in lines), (player.name, lines)
+        assert player.page.evaluate("document.documentElement.scrollWidth") <= width
