@@ -313,12 +313,10 @@ class Tables:
             return secret
 
     def hand_over(self, table: Table, by: int | None, seat, ask_id, version) -> None:
-        """The host (or, while the host is away, any player) hands a disconnected seat to a spectator
-        who asked for it, between rounds. The host's own seat never changes hands."""
+        """The host hands a disconnected seat to a spectator who asked for it, between rounds."""
         with self.locked(table) as table:
             self._check_version(table, version)
-            # As for the next round: with the host gone, the players are not left waiting on them.
-            if by is None or (by != 0 and not table.away(0, self.now())):
+            if by != 0:
                 raise SeatRefused("not_host")
             if table.phase not in HANDOVER_PHASES:
                 raise SeatRefused("phase")
@@ -326,7 +324,7 @@ class Tables:
                 seat = int(seat)
             except (TypeError, ValueError):
                 raise SeatRefused("seat") from None
-            if not 0 < seat < len(table.players) or seat == by:
+            if not 0 <= seat < len(table.players) or seat == by:
                 raise SeatRefused("seat")
             if table.connected(seat):
                 raise SeatRefused("connected", name=table.players[seat])

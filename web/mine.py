@@ -76,15 +76,13 @@ def just_drawn(tile: dict, panel: dict) -> bool:
 
 def handover_shown(context: dict, seat: int | None) -> dict | None:
     """The seats changing hands as this viewer's #me hangs on them (templates/_handover.html): what a
-    spectator may ask for; for the host (or every player while the host is away), seats to hand over,
-    only between rounds (a presence change while one plays must not wipe a tile being chosen) and only
-    when someone asks for a free seat (else #me shows none, and a round's end need not send it whole);
-    others, None."""
+    spectator may ask for; for the host, seats to hand over, only between rounds (a presence change
+    while the host plays must not wipe a tile being chosen) and only when someone asks for a free
+    seat (else the host's #me shows none, and a round's end need not send it whole); others, None."""
     handover = context["handover"]
     if seat is None:
         return handover
-    if ((seat == 0 or context["host_away"]) and handover and handover["open"] and handover["free"]
-            and handover["asks"]):
+    if seat == 0 and handover and handover["open"] and handover["free"] and handover["asks"]:
         return handover
     return None
 

@@ -376,8 +376,8 @@ def asked_as(table: Table, seat: int | None, holder: str | None) -> str | None:
 
 
 def handover_of(table: Table) -> dict | None:
-    """Seats that may change hands (disconnected ones, but the host's) and the spectators asking for
-    one, once play began."""
+    """Seats that may change hands (disconnected ones, but the host's: the host hands seats over)
+    and the spectators asking for one, once play began."""
     if table.phase == "waiting":
         return None
     free = [{"seat": s, "name": shown_name(name)} for s, name in enumerate(table.players)
