@@ -122,9 +122,10 @@ def test_every_shape_of_a_move_reads_as_its_template_renders_it(tmp_path, lang):
     with app.app_context(), speaking(app, lang):
         state = table_context(table, tables, None)
         shapes = itertools.product(MOVES, (None, [4, 4], [0, 6]), ((False, 0), (False, 2), (True, None)),
-                                   (None, "5-5"), (True, False))
-        for last, ends, (over, turn), opening, draws in shapes:
+                                   (None, "5-5"), (True, False), (False, True))
+        for last, ends, (over, turn), opening, draws, new_match in shapes:
             context = copy.deepcopy(state)
+            context["new_match"] = new_match  # round 1 of a match after the first: said as a new match
             context["rnd"].update(log=[last] if last else [], moves=7 if last else 0, ends=ends, over=over,
                                   turn=turn, opening_tile=opening, draws=draws, result=None, boneyard=9)
             pieces = Pieces(env, context)
@@ -133,4 +134,4 @@ def test_every_shape_of_a_move_reads_as_its_template_renders_it(tmp_path, lang):
             if last:
                 assert pieces.log_line(7) == pieces.render("_log_line.html", e=last, n=7)
             compared += 1
-    assert compared == len(MOVES) * 3 * 3 * 2 * 2
+    assert compared == len(MOVES) * 3 * 3 * 2 * 2 * 2
