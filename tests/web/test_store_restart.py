@@ -51,7 +51,9 @@ def test_restart_finds_the_same_state_and_play_continues(make_app):
     version = table.version
 
     app.extensions["fichas"].close()
-    again = make_app()  # the same database file, a new process as far as the app can tell
+    # The same database file, a new process as far as the app can tell; seen within the restart's
+    # grace, when no seat counts as away yet (after it, the host not back is said to a spectator).
+    again = make_app(GRACE_SECONDS=60)
     players = [reopen(p, again, url) for p in players]
     spectator = reopen(spectator, again, url)
     after = what_each_sees(players, spectator, url)
