@@ -161,7 +161,7 @@
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) {
       hidden = state();
-      keep(state());
+      keep(hidden);
       return;
     }
     drop();
