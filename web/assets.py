@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,6 +18,13 @@ COMPRESS_CONFIG = {
                            "application/json", "image/svg+xml"],
     "COMPRESS_ALGORITHM": ["br", "gzip"],
     "COMPRESS_BR_LEVEL": 5,
+}
+# Our comments are for readers of the repository, not for every phone that loads a table: whole-line
+# comments leave our stylesheet and scripts as they are served (no build step; vendored files as they
+# came). A comment after code on its line stays (taking it out safely would need a parser).
+WHOLE_LINE_COMMENTS = {
+    ".js": re.compile(rb"^[ \t]*//[^\n]*\n", re.M),
+    ".css": re.compile(rb"^[ \t]*/\*(?:(?!\*/).)*\*/[ \t]*\n", re.M | re.S),  # never past its own */
 }
 
 
@@ -44,6 +52,8 @@ def init_assets(app: Flask) -> None:
         # Only the URL naming the file's current content may be kept: a changed file gets a new URL.
         if response.status_code == 200:
             filename = (request.view_args or {}).get("filename", "")
+            if not filename.startswith("vendor/"):
+                response.set_data(without_comments(Path(filename).suffix, response.get_data()))
             if request.args.get("v") == content_hash(Path(app.static_folder, filename)):
                 response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
         return response
@@ -66,3 +76,10 @@ def content_hash(path: Path) -> str:
 @lru_cache(maxsize=256)
 def _hash(path: str, mtime_ns: int, size: int) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+@lru_cache(maxsize=32)
+def without_comments(suffix: str, data: bytes) -> bytes:
+    """A stylesheet or script as served: its whole-line comments left out (anything else as it is)."""
+    pattern = WHOLE_LINE_COMMENTS.get(suffix)
+    return pattern.sub(b"", data) if pattern else data
