@@ -135,6 +135,7 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     announce();
+    sayHanded();
     refusals();
     restoreFocus();
   });
@@ -210,6 +211,23 @@
     }
     var cut = document.querySelector("#prompt .cut-short");
     sayQuiet("announce-me", cut && cut.textContent);
+    // Reloaded as its seat changed hands (static/seat.js): "You have the seat Bea had, …". Only the
+    // page of that seat: the page that reloads may get here before it goes.
+    try {
+      var main = document.querySelector("main.play"), prompt = document.getElementById("prompt");
+      if (main && sessionStorage.getItem("fichas-reseated") === location.pathname + "#" + main.dataset.you) {
+        sessionStorage.removeItem("fichas-reseated");
+        if (prompt) say("announcer", prompt.textContent);
+      }
+    } catch (e) { /* storage off */ }
+  }
+  // "Zoe now has the seat Bea had." (#table .handed): said once, as it appears.
+  var handed = {};
+  function sayHanded(quietly) {
+    document.querySelectorAll("#table .handed").forEach(function (p) {
+      if (!handed[p.textContent] && !quietly) say("announcer", p.textContent);
+      handed[p.textContent] = true;
+    });
   }
   function sayQuiet(id, before) {
     var src = document.getElementById(id);
@@ -223,6 +241,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     showShortcuts();
     announce();
+    sayHanded(true);
     setTimeout(sayOnLoad, 500);
     myTurn = !!document.querySelector("#me.my-turn");
     var wrong = document.querySelector("[aria-invalid=true]");

@@ -19,7 +19,11 @@
   function checkSeat() {
     var me = document.getElementById("me-you");
     var main = document.querySelector("main.play");
-    if (me && main && me.dataset.you !== main.dataset.you) location.reload();
+    if (me && main && me.dataset.you !== main.dataset.you) {
+      var mark = location.pathname + "#" + me.dataset.you;
+      try { sessionStorage.setItem("fichas-reseated", mark); } catch (e) { /* storage off: not said */ }
+      location.reload(); // static/a11y.js says what changed
+    }
   }
   // "toggle" does not bubble: listen while it goes down.
   document.addEventListener("toggle", function (e) {

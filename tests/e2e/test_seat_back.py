@@ -122,6 +122,11 @@ def test_the_host_hands_a_disconnected_seat_to_a_newcomer(open_page, make_server
         expect(zoe.locator("article.seat[data-seat='1'] h3")).to_contain_text("Zoe")
         expect(host.page.locator("article.seat[data-seat='1'] h3")).to_contain_text("Zoe")
         expect(host.page.locator("article.seat[data-seat='1']")).not_to_have_class(re.compile(r"\boffline\b"))
+        # Said as well as shown: Zoe's page, reloaded as Bea's seat, says what she now has; the
+        # host's felt says who has the seat now, once.
+        expect(zoe.locator("#announcer")).to_contain_text("You have the seat Bea had, and its score.")
+        said = host.page.locator("#announcer p", has_text="Zoe now has the seat Bea had.")
+        expect(said).to_have_count(1)
         expect(zoe.locator("#sheet")).to_have_attribute("open", "")  # kept across the reload too
         expect(zoe.locator("#table .reveal")).to_have_count(2)
 
