@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
 from flask_babel import Babel, force_locale, get_translations
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from .wording import WordingEnvironment, plural_index
 
@@ -39,11 +40,24 @@ def switch(code: str):
     parts = urlsplit(back)
     if not back.startswith("/") or back.startswith("//") or "\\" in back or parts.scheme or parts.netloc:
         back = "/"  # never a redirect off this site
+    elif not answers_get(parts.path):  # a form's answer (POST /tables with its errors): no page to go back to
+        back = "/"
     response = redirect(back, 303)
     if code in current_app.config["LANGUAGES"]:
         response.set_cookie(COOKIE, code, max_age=COOKIE_DAYS * 86400, samesite="Lax", httponly=True,
                             secure=request.is_secure)
     return response
+
+
+def answers_get(path: str) -> bool:
+    """Whether a path of this site can be opened (a page not found says so itself, in the new language)."""
+    try:
+        current_app.url_map.bind("localhost").match(path, method="GET")
+    except MethodNotAllowed:
+        return False
+    except HTTPException:  # not found, or a redirect to the same page with a slash
+        pass
+    return True
 
 
 def catalog_of(app: Flask, lang: str):

@@ -52,6 +52,17 @@ def test_the_switch_never_leads_off_the_site(app, back):
     assert response.headers["Location"] in ("/", "http://localhost/")
 
 
+def test_switching_on_a_form_s_answer_opens_the_home_page_in_the_new_language(app):
+    """The home form answered with its errors lives at POST /tables: going back there by GET was a 405."""
+    browser = Browser(app)
+    answer = browser.post("/tables", data={"name": ""}).get_data(as_text=True)
+    assert 'href="/lang/es?next=/tables"' in answer
+    switched = browser.get("/lang/es?next=/tables")
+    assert switched.status_code == 303 and switched.headers["Location"] in ("/", "http://localhost/")
+    assert "lang=es" in switched.headers["Set-Cookie"]
+    assert browser.get("/lang/es?next=/t/nowhere").headers["Location"].endswith("/t/nowhere")  # its own 404
+
+
 def test_an_unknown_language_changes_nothing(app):
     client = app.test_client()
     response = client.get("/lang/xx?next=/")
