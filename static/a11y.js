@@ -140,6 +140,7 @@
     restoreFocus();
   });
   document.addEventListener("htmx:afterSwap", refusals);
+  document.addEventListener("fichas:refused", refusals); // an answer's #flash (web/routes.py flash_answer)
 
   // -- single-key shortcuts -----------------------------------------------------------------
   function shortcutsOn() {

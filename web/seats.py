@@ -14,7 +14,7 @@ from game.errors import GameError
 from live.table import SeatRefused, Table
 
 from .parts import fichas
-from .routes import STATUS, bp, load_table
+from .routes import STATUS, bp, flash_answer, load_table
 from .security import SEAT_COOKIE, browser_id, my_seat, says, seat_cookie, share_url
 
 REFUSED_STATUS = {"link": 403, "not_host": 403, "no_seat": 403, "seat": 400}  # any other code: 409
@@ -26,7 +26,7 @@ def refused(error: GameError) -> Response:
         message, status = says(error.code, **error.facts), REFUSED_STATUS.get(error.code, 409)
     else:
         message, status = says(error.why, **error.facts), STATUS.get(error.code, 409)
-    return Response(render_template("_flash.html", message=message), status, mimetype="text/html")
+    return flash_answer(message, status)
 
 
 @bp.post("/t/<table_id>/seat-link")

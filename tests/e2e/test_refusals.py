@@ -313,3 +313,25 @@ def test_a_proxy_that_lets_the_page_in_and_closes_at_once_is_tried_ever_more_slo
     # Pauses of 0.5-1, 1-2, 2-4 and 4-8 s: at most five tries in 12 s (a pause that started again at
     # each open made ten to twenty).
     assert 2 <= len(opened) - 1 <= 5, len(opened) - 1
+
+
+def test_the_one_who_loses_the_race_for_the_last_seat_is_told_why(open_page, make_server):
+    """Two friends press "Take seat 2" at once: the push of the other's join replaces the form (and
+    its #flash) before the refusal comes back; it is shown and said all the same."""
+    server = make_server(**seeded(BLOCK_SEED))
+    ana = Player(open_page(), "Ana")
+    link = ana.create(server.url, "block", 2, 100)
+    bea, cai = open_page(), open_page()
+    for page, name in ((bea, "Bea"), (cai, "Cai")):
+        page.goto(link)
+        page.locator("#me form.join input[name=name]").fill(name)
+    held = []  # Cai's request, held until Bea's join has reached Cai's page
+    cai.route(re.compile(r"/join$"), lambda route: held.append(route))
+    cai.locator("#me form.join button").click()
+    bea.locator("#me form.join button").click()
+    expect(bea.locator("main.play")).to_have_attribute("data-you", "1")
+    expect(cai.locator("#me form.join")).to_have_count(0)  # the push took the form away
+    assert len(held) == 1
+    held[0].continue_()
+    expect(cai.locator("#flash")).to_contain_text("Every seat is taken: you can watch this table.")
+    expect(cai.locator("#alerts")).to_contain_text("Every seat is taken")
