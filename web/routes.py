@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import (
     Blueprint,
     Response,
@@ -126,8 +128,15 @@ def create_table():
     return render_template("home.html", form=form, errors=errors, **choices()), 400
 
 
+# What a chat sticks to a link pasted at the end of a sentence ("…/t/abc." or "(…/t/abc)"): ids never end so.
+PASTED_TAIL = re.compile(r"[^A-Za-z0-9_-]+$")
+
+
 @bp.get("/t/<table_id>")
 def show_table(table_id: str):
+    clean = PASTED_TAIL.sub("", table_id)
+    if clean != table_id and len(table_id) <= TABLE_ID_MAX and clean and fichas().tables.get(clean):
+        return redirect(url_for(".show_table", table_id=clean), 302)
     table = load_table(table_id)
     seat = my_seat(table)
     message = lost_seat(table) if seat is None else None

@@ -251,3 +251,13 @@ def test_p2_d1_every_variant_deals_each_seat_its_hand(app):
         for seat, player in enumerate(players):
             html = page(player, url)
             assert len(hand_of(html)) == size == len(rnd.hands[seat])
+
+
+@pytest.mark.parametrize("tail", [".", ")", ",", "%20", "!", ".%22", ").", "%E2%80%A6"])
+def test_a_link_pasted_with_a_sentence_s_end_still_opens_the_table(app, tail):
+    url, _ = open_table(app, names=("Ana",), seats=2, variant="block")
+    friend = Browser(app)
+    response = friend.client.get(url + tail)
+    assert response.status_code == 302 and response.headers["Location"].endswith(url.rsplit("/t/", 1)[1])
+    assert "Take seat 2" in friend.client.get(response.headers["Location"]).get_data(as_text=True)
+    assert friend.client.get("/t/nosuchtable.").status_code == 404  # an unknown id stays unknown
