@@ -310,3 +310,19 @@ def test_three_players_names_are_not_broken_on_a_phone(phones, make_server, widt
         assert sorted(name for name, _ in lines) == sorted(names), lines
         assert all(count == 1 for _, count in lines), (player.name, lines)
         assert player.page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("size", [(320, 568), (360, 640), (640, 360)])
+def test_a_friend_opening_the_link_on_a_phone_sees_where_to_join_without_scrolling(open_page, make_server,
+                                                                                  size):
+    """The first screen a friend sees: before the match the felt is empty, and the name form (the one
+    thing to do) stays in sight at the bottom, not under the empty seats."""
+    server = make_server(**seeded(BLOCK_SEED))
+    link = Player(open_page(), "Ana").create(server.url, "partnership", 4, 100)
+    page = open_page(phone=True)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(link)
+    for control in (page.get_by_label("Your name"), page.get_by_role("button", name="Take seat 2")):
+        box = control.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (size, box)
+    assert page.evaluate("document.documentElement.scrollTop") == 0
