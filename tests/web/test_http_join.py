@@ -261,3 +261,11 @@ def test_a_link_pasted_with_a_sentence_s_end_still_opens_the_table(app, tail):
     assert response.status_code == 302 and response.headers["Location"].endswith(url.rsplit("/t/", 1)[1])
     assert "Take seat 2" in friend.client.get(response.headers["Location"]).get_data(as_text=True)
     assert friend.client.get("/t/nosuchtable.").status_code == 404  # an unknown id stays unknown
+
+
+def test_a_friend_opening_the_link_finds_how_to_play_beside_the_seat(app):
+    url, _ = open_table(app, names=("Ana",), seats=2, variant="block")
+    friend = Browser(app)
+    html = friend.client.get(url).get_data(as_text=True)
+    assert '<a class="rules-link" href="/rules">How to play</a>' in section(html, "me")
+    assert friend.client.get("/rules").status_code == 200
