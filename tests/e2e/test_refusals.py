@@ -335,3 +335,18 @@ def test_the_one_who_loses_the_race_for_the_last_seat_is_told_why(open_page, mak
     held[0].continue_()
     expect(cai.locator("#flash")).to_contain_text("Every seat is taken: you can watch this table.")
     expect(cai.locator("#alerts")).to_contain_text("Every seat is taken")
+
+
+def test_a_missing_name_is_refused_in_the_page_s_language_and_said(open_page, make_server):
+    """The browser's own "Please fill out this field." bubble spoke the browser's language: the
+    server's refusal speaks the page's, and the name field is described by it."""
+    server = make_server(**seeded(BLOCK_SEED))
+    link = Player(open_page(), "Ana").create(server.url, "block", 2, 100)
+    friend = open_page()
+    friend.goto(link)
+    friend.get_by_role("link", name="ES").click()  # Español
+    friend.locator("#me form.join button").click()
+    expect(friend.locator("#flash")).to_have_text("Escribe tu nombre.")
+    expect(friend.locator("#alerts")).to_contain_text("Escribe tu nombre.")
+    expect(friend.locator("#join-name")).to_have_attribute("aria-describedby", "flash")
+    expect(friend.locator("main.play")).to_have_attribute("data-you", "")
