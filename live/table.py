@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import threading
 import unicodedata
@@ -139,8 +140,11 @@ def hash_secret(secret: str) -> str:
 
 # Unicode categories a name may not hold: controls, formats (a right-to-left override), surrogates, ...
 REFUSED_IN_NAMES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
-# ... but the joiners, formats too: inside many emoji ("a woman at a laptop") and Persian and Indic names.
-JOINERS = "\u200c\u200d"
+# ... but the joiners, formats too: inside many emoji ("a woman at a laptop") and Persian and Indic names;
+# the marks a right-to-left keyboard types (a name is always shown isolated: they reach nothing else);
+JOINERS = "\u200c\u200d\u200e\u200f"
+# and the tags that make a flag of the black one, closed by their cancel tag (Scotland, Wales), alone.
+FLAG_TAGS = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
 
 
 def clean_name(name) -> str:
@@ -152,7 +156,7 @@ def clean_name(name) -> str:
         raise BadInput("Please give a name.", "no_name")
     if len(name) > NAME_MAX:
         raise BadInput(f"A name has at most {NAME_MAX} characters.", "name_long", max=NAME_MAX)
-    if any(unicodedata.category(c) in REFUSED_IN_NAMES and c not in JOINERS for c in name):
+    if any(unicodedata.category(c) in REFUSED_IN_NAMES and c not in JOINERS for c in FLAG_TAGS.sub("", name)):
         raise BadInput("A name cannot contain control characters.", "name_control")
     return name
 

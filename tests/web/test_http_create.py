@@ -117,6 +117,7 @@ def test_table_page_shows_its_link_with_a_copy_button(new_browser):
     ("name", "An\x1ba", "control"),
     ("name", "An\u202ea", "control"),  # a right-to-left override (format character)
     ("name", "\x7fAna", "control"),
+    ("name", "Ana\U000E0041\U000E007F", "control"),  # tags hiding text, with no flag to make
     ("variant", "poker", "Partnership, Block or Draw"),
     ("variant", "", "Partnership, Block or Draw"),
     ("variant", "Block", "Partnership, Block or Draw"),
@@ -164,10 +165,15 @@ def test_create_trims_the_name(app, new_browser):
     assert db_rows(app, "SELECT name FROM seats") == [("y" * 24,)]
 
 
-@pytest.mark.parametrize("name", ["Ana 👩\u200d💻", "Ana 🏳\ufe0f\u200d🌈", "Nik\u200cnam"])
+SCOTLAND = "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"  # a flag of tags
+
+
+@pytest.mark.parametrize("name", ["Ana 👩\u200d💻", "Ana 🏳\ufe0f\u200d🌈", "Nik\u200cnam",
+                                  "Ailsa " + SCOTLAND, "\u200fשרה", "\u200eAna"])
 def test_create_takes_names_with_joiners(app, new_browser, name):
     """The joiners are format characters, as a right-to-left override is: but common emoji ("a woman at
-    a laptop") and Persian and Indic names hold them."""
+    a laptop") and Persian and Indic names hold them; so do a subdivision's flag (its tags) and a
+    name typed on a right-to-left keyboard (its marks)."""
     assert create(new_browser(), name=name).status_code == 303
     assert db_rows(app, "SELECT name FROM seats") == [(name,)]
 
