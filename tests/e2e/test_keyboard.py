@@ -247,6 +247,22 @@ def test_a_waiting_host_hears_each_seat_taken_and_the_last_to_join_hears_the_sta
     assert sum("Round 1 begins" in sentence for sentence in heard) == 1, heard
 
 
+def test_one_who_takes_a_seat_hears_it_taken(open_page, make_server):
+    """A join sends the page to the table as the seat taken: a new page, read and not said, where
+    the joiner heard nothing of it while everyone else heard "Bea took a seat."."""
+    server = make_server()
+    pages = [open_page() for _ in range(2)]
+    for page in pages:
+        page.context.add_init_script(script=LISTEN)
+    ana, bea = Player(pages[0], "Ana"), Player(pages[1], "Bea")
+    bea.join(ana.create(server.url, "block", 3, 100))
+    said = "Share the link: the match starts when 1 more player joins."
+    expect(bea.page.locator("#announcer")).to_contain_text(said)
+    bea.page.reload()  # once: a page opened later is read, not said
+    bea.page.wait_for_timeout(700)
+    assert bea.page.evaluate("window.heard") == []
+
+
 def test_after_a_click_the_panel_that_takes_the_focus_shows_no_ring_but_a_key_brings_it_back(open_page,
                                                                                               make_server):
     """A tile clicked goes from the hand, and #me takes its focus (for keyboards): Chromium ringed the
