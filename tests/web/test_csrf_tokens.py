@@ -64,7 +64,7 @@ def test_a_cookie_the_server_did_not_sign_is_refused(app):
         for token in (mask(cookie), cookie, browser.csrf):
             response = create(browser, token)
             assert response.status_code == 403, (cookie, token)
-            assert "reload the page" in flash_text(response.get_data(as_text=True))
+            assert "open the page again" in flash_text(response.get_data(as_text=True))
     assert table_count(app) == 0
 
 

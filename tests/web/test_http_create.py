@@ -190,7 +190,7 @@ def test_create_without_csrf_token_is_refused(app, new_browser):
     visitor = new_browser()
     response = visitor.post("/tables", GOOD, csrf=False)
     assert response.status_code == 403
-    assert "reload the page" in flash_text(response.get_data(as_text=True))
+    assert "open the page again" in flash_text(response.get_data(as_text=True))
     forged = visitor.client.post("/tables", data={**GOOD, "csrf_token": "forged"},
                                  headers={"X-CSRF-Token": "forged"})
     assert forged.status_code == 403
@@ -210,3 +210,4 @@ def test_create_with_a_giant_payload_is_refused(app, new_browser):
     assert response.status_code == 413
     assert "too large" in flash_text(response.get_data(as_text=True))
     assert table_count(app) == 0
+

@@ -226,7 +226,7 @@ def test_an_action_without_csrf_token_is_refused_and_changes_nothing(app, new_br
     for route in ("play", "pass", "draw", "next-round"):
         response = players[seat].post(f"{url}/{route}", move, csrf=False)
         assert response.status_code == 403, route
-        assert "reload the page" in flash_text(response.get_data(as_text=True))
+        assert "open the page again" in flash_text(response.get_data(as_text=True))
     other = new_browser()
     response = players[seat].client.post(f"{url}/play", data=move, headers={"X-CSRF-Token": other.csrf})
     assert response.status_code == 403
