@@ -175,3 +175,13 @@ def test_the_helpers_handshake_matches(live_server):
     """helpers.pages.handshake (the other websocket tests') still gets through the new checks."""
     url, _ = seat_up(live_server, "block", 2, names=("Ana", "Bea"))
     assert handshake(live_server.url, f"{url}/ws", {"Origin": live_server.url})[0] == 101
+
+
+@pytest.mark.parametrize(("path", "title", "lang"), [
+    ("/t/nowhere", "Not found — Fichas", "en"), ("/tables", "Something is not right — Fichas", "en"),
+    ("/t/nowhere", "No encontrado — Fichas", "es")])
+def test_an_error_page_is_named_by_what_went_wrong_and_has_a_way_on(app, path, title, lang):
+    """A tab, a history entry or a screen reader's first words named the code alone ("Fichas — 404")."""
+    html = app.test_client().get(path, headers={"Accept-Language": lang}).get_data(as_text=True)
+    assert f"<title>{title}</title>" in html
+    assert '<a class="way-out" href="/">' in html
