@@ -211,3 +211,13 @@ def test_create_with_a_giant_payload_is_refused(app, new_browser):
     assert "too large" in flash_text(response.get_data(as_text=True))
     assert table_count(app) == 0
 
+
+def test_the_players_choice_is_described_by_why_partnership_is_four(app, new_browser):
+    """Choosing Partnership sets Players to 4 (static/fichas.js): the hint saying why is the select's
+    description, and a refusal joins it."""
+    html = new_browser().get("/").get_data(as_text=True)
+    assert '<select name="seats" aria-describedby="seats-hint">' in html
+    assert '<p class="hint" id="seats-hint">Partnership is always 4 players' in html
+    refused = create(new_browser(), variant="partnership", seats="2").get_data(as_text=True)
+    assert 'aria-describedby="seats-hint seats-error" aria-invalid="true"' in refused
+    assert 'id="seats-error"' in refused
