@@ -17,6 +17,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup
 
 from game.errors import BadInput, GameError, StaleVersion
@@ -111,7 +112,18 @@ def home():
 
 @bp.get("/rules")
 def rules():
-    return render_template("rules.html")
+    """The rules page, with the times this server is set to (the spec's are 45, 5, 30 and 15 s)."""
+    config = current_app.config
+    times = {name: in_seconds(config[key]) for name, key in (
+        ("turn", "TURN_SECONDS"), ("offline", "OFFLINE_SECONDS"), ("pause", "PAUSE_SECONDS"),
+        ("grace", "GRACE_SECONDS"))}
+    return render_template("rules.html", times=times)
+
+
+def in_seconds(seconds: float) -> str:
+    """A time as the rules page says it, in whole seconds ("45 seconds", "1 second"; none: "0 seconds")."""
+    number = max(1, round(seconds)) if seconds > 0 else 0
+    return ngettext("%(num)s second", "%(num)s seconds", number)
 
 
 @bp.post("/tables")

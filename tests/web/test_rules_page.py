@@ -48,3 +48,22 @@ def test_rules_page_has_no_inline_style_script_or_handler(app):
 def test_home_page_links_to_the_rules(app):
     html = app.test_client().get("/").get_data(as_text=True)
     assert re.search(r'href="/rules(#[^"]*)?"', html)
+
+
+def test_the_rules_page_says_the_times_this_server_gives(make_app):
+    """The spec's times (45 s a turn, 5 s away, a 30 s pause, 15 s after a restart) are the defaults;
+    a server set otherwise said them all the same, against its own home page."""
+    text = TAG.sub(" ", rules_page(make_app(GRACE_SECONDS=15)))  # the tests' restart grace is 0
+    for said in ("You have 45 seconds for each turn", "you get only 5 seconds of your turn",
+                 "after a pause of 30 seconds", "for the first 15 seconds after a restart"):
+        assert said in text
+    app = make_app(TURN_SECONDS=60, OFFLINE_SECONDS=1, PAUSE_SECONDS=10, GRACE_SECONDS=20)
+    text = TAG.sub(" ", rules_page(app))
+    for said in ("You have 60 seconds for each turn", "you get only 1 second of your turn",
+                 "never later than the usual 60 seconds", "after a pause of 10 seconds",
+                 "for the first 20 seconds after a restart"):
+        assert said in text
+    assert "45 seconds" not in text and "Each turn lasts 60 seconds" in app.test_client().get("/").get_data(
+        as_text=True)
+    spanish = app.test_client().get("/rules", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Tienes 60 segundos por turno" in spanish and "solo tienes 1 segundo de tu turno" in spanish
