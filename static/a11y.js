@@ -39,6 +39,32 @@
     started = true;
   }
 
+  // A seat's connection (its .offline class): "Bea: disconnected." once lost for OFFLINE_SAID ms (a
+  // reload's moment away is not read out; a turn away is cut to 5 s: S4), "Bea: connected." when back.
+  var OFFLINE_SAID = 3000;
+  var offlineSince = {}, offlineSaid = {};
+  function presence(quietly) {
+    var region = document.getElementById("announcer");
+    var you = (document.querySelector("main.play") || {dataset: {}}).dataset.you;
+    document.querySelectorAll("#table article.seat[data-seat]").forEach(function (seat) {
+      var s = seat.dataset.seat, name = seat.querySelector(".name");
+      if (!name || !region || s === you) return;
+      if (seat.classList.contains("offline")) {
+        offlineSince[s] = offlineSince[s] || Date.now();
+        if (quietly) offlineSaid[s] = true;  // read with the page
+        if (!offlineSaid[s] && Date.now() - offlineSince[s] >= OFFLINE_SAID) {
+          offlineSaid[s] = true;
+          say("announcer", name.textContent + ": " + region.dataset.offline + ".");
+        }
+      } else {
+        if (offlineSaid[s] && !quietly) say("announcer", name.textContent + ": " + region.dataset.online + ".");
+        delete offlineSince[s];
+        delete offlineSaid[s];
+      }
+    });
+  }
+  setInterval(function () { if (loaded) presence(); }, 500);
+
   // The last 10 s of the viewer's own clock, said once a turn with the seconds it shows (5 after a reload: S4).
   var lateSaid = null;
   setInterval(function () {
@@ -253,6 +279,7 @@
     showShortcuts();
     announce();
     sayHanded(true);
+    presence(true);
     setTimeout(sayOnLoad, 500);
     myTurn = !!document.querySelector("#me.my-turn");
     var wrong = document.querySelector("[aria-invalid=true]");

@@ -263,6 +263,30 @@ def test_one_who_takes_a_seat_hears_it_taken(open_page, make_server):
     assert bea.page.evaluate("window.heard") == []
 
 
+def test_a_seat_lost_a_while_is_said_and_so_is_its_return_but_not_a_reload(open_page, make_server):
+    """A seat's connection lost shows on the felt: a screen reader heard nothing of it until the table
+    played for that seat. Said once it lasts 3 s (a reload's moment away is not), and when it is back."""
+    server = make_server(**seeded(BLOCK_SEED), PAUSE_SECONDS=300)
+    pages = [open_page(), open_page()]
+    pages[0].context.add_init_script(script=LISTEN)
+    ana, bea = Player(pages[0], "Ana"), Player(pages[1], "Bea")
+    link = ana.create(server.url, "block", 2, 100)
+    bea.join(link)
+    ana.wait_version(2)
+    ana.page.wait_for_timeout(700)  # the page's first state read
+    bea.page.reload()  # a moment away
+    bea.wait_connected()
+    ana.page.wait_for_timeout(3500)
+    assert not [s for s in ana.page.evaluate("window.heard") if s.startswith("Bea:")]
+    url = bea.page.url
+    bea.page.goto("about:blank")  # away for good, until it comes back
+    expect(ana.page.locator("#announcer")).to_contain_text("Bea: disconnected.", timeout=8000)
+    bea.page.goto(url)
+    expect(ana.page.locator("#announcer")).to_contain_text("Bea: connected.")
+    heard = [s for s in ana.page.evaluate("window.heard") if s.startswith("Bea:")]
+    assert heard == ["Bea: disconnected.", "Bea: connected."], heard
+
+
 def test_after_a_click_the_panel_that_takes_the_focus_shows_no_ring_but_a_key_brings_it_back(open_page,
                                                                                               make_server):
     """A tile clicked goes from the hand, and #me takes its focus (for keyboards): Chromium ringed the
