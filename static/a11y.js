@@ -238,7 +238,7 @@
     }
     var cut = document.querySelector("#prompt .cut-short");
     sayQuiet("announce-me", cut && cut.textContent);
-    // Reloaded as its seat changed hands (static/seat.js), or opened as the seat just taken: its
+    // Opened as the seat static/seat.js marked (changed hands, or just taken): its
     // prompt ("You have the seat Bea had, …", "Share the link: …"); in play, said above already.
     // Only the page of that seat: the page that reloads may get here before it goes.
     try {
@@ -249,15 +249,6 @@
       }
     } catch (e) { /* storage off */ }
   }
-  // A seat taken (the join form's answer sends the page to the table, as that seat): marked as above,
-  // as the form is sent (by the answer, the push of the join may have replaced the form). A refused
-  // join leaves a mark no page of this browser is likely to match; one that does says its prompt.
-  document.addEventListener("htmx:beforeRequest", function (e) {
-    var form = e.detail.elt;
-    if (!form.matches || !form.matches("form.join")) return;
-    var mark = location.pathname + "#" + form.dataset.joins;
-    try { sessionStorage.setItem("fichas-reseated", mark); } catch (err) { /* storage off: not said */ }
-  });
   // "Zoe now has the seat Bea had." (#table .handed): said once, as it appears.
   var handed = {};
   function sayHanded(quietly) {

@@ -20,11 +20,21 @@
     var me = document.getElementById("me-you");
     var main = document.querySelector("main.play");
     if (me && main && me.dataset.you !== main.dataset.you) {
-      var mark = location.pathname + "#" + me.dataset.you;
-      try { sessionStorage.setItem("fichas-reseated", mark); } catch (e) { /* storage off: not said */ }
-      location.reload(); // static/a11y.js says what changed
+      markSeat(me.dataset.you);
+      location.reload();
     }
   }
+  // The seat the page about to open holds (it reloads as one, or the join form's answer sends it to the
+  // table as the one taken): static/a11y.js says its prompt there, a new page being read, not said.
+  function markSeat(you) {
+    try { sessionStorage.setItem("fichas-reseated", location.pathname + "#" + you); } catch (e) { /* not said */ }
+  }
+  // Marked as the form is sent: by its answer, the push of the join may have replaced the form. A
+  // refused join leaves a mark no page of this browser is likely to match; one that does says its prompt.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = e.detail.elt;
+    if (form.matches && form.matches("form.join")) markSeat(form.dataset.joins);
+  });
   // "toggle" does not bubble: listen while it goes down.
   document.addEventListener("toggle", function (e) {
     var el = e.target;

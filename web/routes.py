@@ -122,8 +122,12 @@ def rules():
 
 def in_seconds(seconds: float) -> str:
     """A time as the rules page says it, in whole seconds ("45 seconds", "1 second"; none: "0 seconds")."""
-    number = max(1, round(seconds)) if seconds > 0 else 0
-    return ngettext("%(num)s second", "%(num)s seconds", number)
+    return ngettext("%(num)s second", "%(num)s seconds", whole_seconds(seconds))
+
+
+def whole_seconds(seconds: float) -> int:
+    """A configured time said in whole seconds: a fraction of one is 1, none is 0."""
+    return max(1, round(seconds)) if seconds > 0 else 0
 
 
 @bp.post("/tables")
@@ -265,7 +269,7 @@ def choices() -> dict:
     """The host's options for the create form (rules T11, S1)."""
     # The turn as this server is set (45 s by default), said on the form in whole seconds.
     return {"variants": variant_menu(), "targets": TARGETS, "name_max": NAME_MAX,
-            "turn_seconds": max(1, round(current_app.config["TURN_SECONDS"]))}
+            "turn_seconds": whole_seconds(current_app.config["TURN_SECONDS"])}
 
 
 def read_create_form() -> tuple[dict, dict]:
