@@ -16,6 +16,10 @@ from game.variants import get_variant
 from .turnclock import Timing, TurnClock
 
 NAME_MAX = 24
+# A name field's maxlength: browsers count UTF-16 units (two for most emoji, eleven for a family), so the
+# field holds any name clean_name takes, and too long a name gets its message instead of being cut
+# inside an emoji as it is pasted.
+NAME_FIELD_MAX = 2 * NAME_MAX
 
 
 class TableFull(GameError):

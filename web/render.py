@@ -16,7 +16,7 @@ from game.views import (
     unseen_counts,
     variant_facts,
 )
-from live.table import NAME_MAX, Table
+from live.table import NAME_FIELD_MAX, Table
 from live.tables import HANDOVER_PHASES, Tables
 
 from .dominoes import LaidLine
@@ -53,7 +53,7 @@ def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None
             # The seconds a turn was cut to, its seat having been away (S4): its prompt says why; else 0.
             "cut_to": max(1, round(table.clock.timing.offline)) if table.clock.cut_short() else 0,
             "panel": player_panel(table.match, seat) if table.match and panel else None,
-            "host_away": table.away(0, now), "name_max": NAME_MAX, "handover": handover,
+            "host_away": table.away(0, now), "name_field_max": NAME_FIELD_MAX, "handover": handover,
             "asked": None,  # a spectator's own request for a seat: per browser (asked_as)
             "rnd": view["round"] if view else None, "cross": table.variant.doubles_across, "due": due,
             "seq": pushed_of(table).seq, "laid": laid_of(table),

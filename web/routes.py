@@ -24,7 +24,7 @@ from game.errors import BadInput, GameError, StaleVersion
 from game.match import DEFAULT_TARGET, TARGETS
 from game.variants import DEFAULT_VARIANT, VARIANTS
 from game.views import shown_name, variant_menu
-from live.table import NAME_MAX, Table, clean_name
+from live.table import NAME_FIELD_MAX, Table, clean_name
 
 from .i18n import current_language
 from .mine import Mine
@@ -268,7 +268,7 @@ def refusal(table: Table, error: GameError) -> Response:
 def choices() -> dict:
     """The host's options for the create form (rules T11, S1)."""
     # The turn as this server is set (45 s by default), said on the form in whole seconds.
-    return {"variants": variant_menu(), "targets": TARGETS, "name_max": NAME_MAX,
+    return {"variants": variant_menu(), "targets": TARGETS, "name_field_max": NAME_FIELD_MAX,
             "turn_seconds": whole_seconds(current_app.config["TURN_SECONDS"])}
 
 

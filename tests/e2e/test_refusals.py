@@ -350,3 +350,28 @@ def test_a_missing_name_is_refused_in_the_page_s_language_and_said(open_page, ma
     expect(friend.locator("#alerts")).to_contain_text("Escribe tu nombre.")
     expect(friend.locator("#join-name")).to_have_attribute("aria-describedby", "flash")
     expect(friend.locator("main.play")).to_have_attribute("data-you", "")
+
+
+def test_a_name_with_emoji_is_taken_whole_and_too_long_a_name_is_refused_not_cut(open_page, make_server):
+    """A browser's maxlength counts UTF-16 units, eleven for a family emoji: a field as long as the
+    server's 24 characters cut a name it takes inside an emoji as it was pasted. The field holds any
+    name the server takes; one too long is refused with a message, the field keeping it."""
+    server = make_server(**seeded(BLOCK_SEED))
+    link = Player(open_page(), "Ana").create(server.url, "block", 3, 100)
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"  # seven characters
+    name = "Zoë " + family * 2  # 18 characters, 26 UTF-16 units
+    friend = open_page()
+    friend.goto(link)
+    field = friend.locator("#join-name")
+    field.focus()
+    friend.keyboard.insert_text("x" * 25)  # pasted
+    friend.locator("#me form.join button").click()
+    expect(friend.locator("#flash")).to_have_text("A name has at most 24 characters.")
+    expect(field).to_have_value("x" * 25)
+    field.fill("")
+    field.focus()
+    friend.keyboard.insert_text(name)
+    expect(field).to_have_value(name)
+    friend.locator("#me form.join button").click()
+    expect(friend.locator("main.play")).to_have_attribute("data-you", "1")
+    expect(friend.locator("#table article.seat[data-seat='1'] .name")).to_have_text(name)
