@@ -83,7 +83,8 @@ def player_panel(match: Match, seat: int | None) -> dict:
     return {"you": seat, "hand": hand, "fitting": sum(1 for tile in hand if tile["ends"]),
             "can": _can(match, rnd, seat), "unseen": unseen_counts(rnd, seat),
             "timed_out": timed_out(rnd, seat) if seated else 0,
-            "drew": just_drew(rnd, seat) if seated else None}
+            "drew": just_drew(rnd, seat) if seated else None,
+            "mine": own_latest(rnd, seat) if seated else None}
 
 
 def timed_out(rnd: Round, seat: int) -> int:
@@ -98,6 +99,18 @@ def timed_out(rnd: Round, seat: int) -> int:
                 turns += 1
         previous = event.seat
     return turns
+
+
+def own_latest(rnd: Round, seat: int) -> dict | None:
+    """`seat`'s latest play or pass of the round, with its number in the round (n), while its turn has
+    not come again (then None, as before its first): its page says it in its own words."""
+    if rnd.turn == seat and not rnd.over:
+        return None
+    for n in range(len(rnd.events), 0, -1):  # a few events back: every seat moves in turn
+        event = rnd.events[n - 1]
+        if event.seat == seat and event.action != "draw":
+            return {**event.to_dict(), "n": n}
+    return None
 
 
 def just_drew(rnd: Round, seat: int) -> str | None:

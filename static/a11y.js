@@ -35,7 +35,15 @@
     });
     // One who just drew hears "You drew 2-5. Your turn: …", not first "Ana drew a tile. Ana to play."
     if (fresh.length === 2 && fresh[1].hasAttribute("data-drew")) fresh.shift();
-    fresh.forEach(function (src) { say("announcer", src.textContent); });
+    var texts = fresh.map(function (src) { return src.textContent; });
+    // One who just moved hears "You placed 3-4 on the left. Bea to play.", not "Ana placed …": their
+    // own words (#announce-me, data-mine: the move's number) in place of the move's first line.
+    var mine = document.querySelector("#announce-me[data-mine]");
+    if (mine && fresh[0] && fresh[0].id === "announce-src" &&
+        fresh[0].dataset.key.split("-")[2] === mine.dataset.mine) {
+      texts[0] = mine.textContent + " " + texts[0].slice(texts[0].indexOf("\n") + 1);
+    }
+    texts.forEach(function (text) { say("announcer", text); });
     started = true;
   }
 

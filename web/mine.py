@@ -58,7 +58,12 @@ def me_key(context: dict) -> tuple:
             prompt = TIMED_OUT.format(panel["timed_out"]) if panel["timed_out"] else WAITING
         else:
             prompt = (phase, context["table"]["match_no"], rnd["number"])
-        return (frame, prompt, None, hand, None, actions)
+        # One's own latest move, said in one's own words: kept until one's turn comes again, so that
+        # others' moves in between send nothing for it.
+        mine = panel["mine"]
+        announce = mine and (f'{context["table"]["match_no"]}|{rnd["number"]}|{mine["n"]}|{mine["action"]}'
+                             f'|{mine.get("end")}|{mine.get("tile")}|{mine["auto"]}')
+        return (frame, prompt, announce or None, hand, None, actions)
     # On one's turn the prompt names what one can do, the turn's full time, the tile one just drew and
     # the seconds a turn was cut to: a string (see `shared_key`).
     can_do = " ".join(name for name, yes in can.items() if yes)
@@ -137,8 +142,15 @@ class Mine:
         return (key[ACTIONS], self.context["seat"] == 0 or self.context["host_away"])
 
     def announce(self) -> str:
-        """What is said when this viewer's turn begins, from its frame (web/rendering.py)."""
+        """What is said when this viewer's turn begins, or of their own latest move, from its frame
+        (web/rendering.py)."""
         panel, rnd, table = self.context["panel"], self.context["view"]["round"], self.context["table"]
+        if not panel["can"]["act"]:
+            mine = panel["mine"]
+            return framed(self.env, "_announce_me.html", (mine["action"], mine.get("end"), mine["auto"]),
+                          lambda: {**self.values, "panel": {
+                              "can": {"act": False}, "mine": {**mine, "n": slot("n"), "tile": slot("tile")}}},
+                          {"n": mine["n"], "tile": mine.get("tile")})
         draw, drew = bool(panel["can"]["draw"]), panel["drew"]
         return framed(self.env, "_announce_me.html", (panel["fitting"], draw, bool(drew)), lambda: {
             **self.values, "table": {"match_no": slot("match")},

@@ -30,12 +30,15 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 """
 # What a screen reader hears, in each language: a move (name, then a play with its tile, a pass or a
-# draw), the round's result, a pass's numbers, the player's own turn, and the spectator's prompt.
+# draw), one's own move, the round's result, a pass's numbers, the player's own turn, and the
+# spectator's prompt.
 HEARD = {
-    "en": {"move": re.compile(r"^(\w+) (?:placed (\d-\d)|(passed)|drew a tile)"), "round": "Round 1 to",
+    "en": {"move": re.compile(r"^(\w+) (?:placed (\d-\d)|(passed)|drew a tile)"),
+           "own": re.compile(r"^You (?:placed (\d-\d)|(passed)\.)"), "round": "Round 1 to",
            "passed": " passed: has no ", "turn": re.compile(r"^Your turn: (\d+ tiles? fits?|nothing fits)"),
            "watching": "You are watching"},
-    "es": {"move": re.compile(r"^(\w+) (?:colocó el (\d-\d)|(pasó)|robó una ficha)"), "round": "Ronda 1 para",
+    "es": {"move": re.compile(r"^(\w+) (?:colocó el (\d-\d)|(pasó)|robó una ficha)"),
+           "own": re.compile(r"^(?:Colocaste el (\d-\d)|(Pasaste)\.)"), "round": "Ronda 1 para",
            "passed": " pasó: no tiene ",
            "turn": re.compile(r"^Te toca: (te encajan? \d+ fichas?|no te encaja ninguna)"),
            "watching": "Estás mirando"},
@@ -99,8 +102,9 @@ def speak(page: Page, url: str, lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_round_played_with_the_keyboard_only_is_announced_move_by_move(open_page, make_server, lang):
     """Two players play the seeded Block round with keys only; focus never falls to <body>; each
-    page's live region says every move once, in order, whose turn it is, and the result, in the
-    viewer's language (the Spanish round: every page in Spanish, the keys the same)."""
+    page's live region says every move once, in order (one's own in one's own words: "You placed
+    …"), whose turn it is, and the result, in the viewer's language (the Spanish round: every page
+    in Spanish, the keys the same)."""
     words = HEARD[lang]
     server = make_server(**seeded(BLOCK_SEED))
     pages = []
@@ -140,12 +144,19 @@ def test_a_round_played_with_the_keyboard_only_is_announced_move_by_move(open_pa
     assert any(d.endswith("pass") for d in done), f"the seeded round no longer has a pass: {done}"
     assert sum(" play " in d for d in done) >= 5 and both, done
 
-    for page in pages:
+    for page, player in zip(pages, [*players, None], strict=True):
         expect(page.locator("#announcer")).to_contain_text(words["round"])
         heard = page.evaluate("window.heard")
         moves = []
         for sentence in heard:
+            own = words["own"].match(sentence)
             m = words["move"].match(sentence)
+            if own:
+                assert player, f"a spectator heard {sentence!r}"
+                did = f"play {tile_key(own.group(1))}" if own.group(1) else "pass"
+                moves.append(f"{player.name} {did}")
+                continue
+            assert not (player and m and m.group(1) == player.name), f"{player.name} heard {sentence!r}"
             if m and m.group(2):
                 moves.append(f"{m.group(1)} play {tile_key(m.group(2))}")
             elif m:

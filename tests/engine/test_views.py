@@ -151,14 +151,14 @@ def test_panel_holds_the_own_hand_only():
     for seat in range(2):
         panel = player_panel(match, seat)
         assert panel["you"] == seat and set(panel) == {"you", "hand", "fitting", "can", "unseen", "timed_out",
-                                                     "drew"}
+                                                     "drew", "mine"}
         assert [(h["tile"], h["low"], h["high"]) for h in panel["hand"]] == \
             [(t.text, t.low, t.high) for t in rnd.hands[seat]]
         assert not shown_tiles(panel) & hidden_tiles(rnd, seat)
     # unseen: the line holds 6-6 only (tests/engine/test_views_facts.py tests the counts)
     assert player_panel(match, None) == {"you": None, "hand": [], "fitting": 0, "can": NO_MOVE,
                                          "unseen": [7, 7, 7, 7, 7, 7, 6], "timed_out": False,
-                                         "drew": None}
+                                         "drew": None, "mine": None}
 
 
 def test_panel_says_which_end_each_tile_fits_on_its_turn_only():
@@ -302,3 +302,18 @@ def test_panel_names_the_tile_its_seat_just_drew_to_that_seat_only():
     assert [player_panel(match, s)["drew"] for s in (0, 1)] == [None, None]  # its turn is over
     fresh = match_with(position(DRAW_OPENED, events="0:6-6"))
     assert [player_panel(fresh, s)["drew"] for s in (0, 1)] == [None, None]  # nobody drew
+
+
+def test_panel_holds_its_seats_latest_play_or_pass_until_its_turn_comes_again():
+    """`mine`: the seat's latest play or pass of the round (never a draw) and its number in the round,
+    what its page says in its own words; None before it moves and on its turn."""
+    rnd = position(DRAW_OPENED, events="0:6-6 1:draw")
+    match = match_with(rnd)
+    assert player_panel(match, 0)["mine"] == {"seat": 0, "action": "play", "tile": "6-6", "end": None,
+                                              "auto": False, "n": 1}
+    assert [player_panel(match, s)["mine"] for s in (1, None)] == [None, None]  # on its turn; a spectator
+    rnd.draw(1), rnd.draw(1)
+    rnd.play(1, Tile.parse("2-6"), "left")
+    assert player_panel(match, 1)["mine"] == {"seat": 1, "action": "play", "tile": "2-6", "end": "left",
+                                              "auto": False, "n": 5}  # after its three draws
+    assert player_panel(match, 0)["mine"] is None  # its turn again

@@ -68,7 +68,7 @@ def compare(app, tables, table) -> int:
                 # every fact it shows (the tile just drawn, a turn cut short), or another's is shown.
                 assert mine.piece(PROMPT, "_prompt.html", me_key(context)) == mine.render("_prompt.html")
                 compared += 1
-                if context["panel"]["can"]["act"]:
+                if context["panel"]["can"]["act"] or context["panel"]["mine"]:  # one's turn, or own move
                     assert mine.announce() == rendered(env, "_announce_me.html", mine.values).strip()
                     compared += 1
     return compared
