@@ -73,16 +73,16 @@
   }
   setInterval(function () { if (loaded) presence(); }, 500);
 
-  // The last 10 s of the viewer's own clock, said once a turn with the seconds it shows (5 after a reload: S4).
-  var lateSaid = null;
+  // The last 10 s of the viewer's own clock, said once a turn with the seconds it shows (5 after a reload: S4);
+  // a draw is not a new turn (restoreFocus says when one begins).
+  var lateSaid = false;
   setInterval(function () {
-    var me = document.getElementById("announce-me");
     var clock = document.querySelector("#me .clock[data-total-ms]");
     var region = document.getElementById("announcer");
-    if (!loaded || !me || !clock || !region || lateSaid === me.dataset.key) return;  // after "Your turn"
+    if (!loaded || !clock || !region || lateSaid) return;  // after "Your turn"
     if (clock.classList.contains("late")) {
       var seconds = Math.min(10, Math.max(1, parseInt(clock.textContent, 10) || 1));
-      lateSaid = me.dataset.key;
+      lateSaid = true;
       say("announcer", region.getAttribute("data-late-" + seconds));
     }
   }, 500);
@@ -143,6 +143,7 @@
     var nowMine = !!document.querySelector("#me.my-turn");
     var began = nowMine && !myTurn;
     myTurn = nowMine;
+    if (began) lateSaid = false;
     var active = document.activeElement;
     var lost = !active || active === document.body || !active.isConnected;
     var target = null;

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .players import Player, Stats, play_one_move, tile_key, wait_first_push
-from .test_browser import BLOCK_SEED, seeded, sit_down
+from .test_browser import BLOCK_SEED, DRAW_SEED, seeded, sit_down
 
 pytestmark = pytest.mark.browser
 
@@ -203,6 +203,44 @@ def test_s4_a_turn_cut_short_by_time_away_is_announced_with_the_seconds_really_l
     turn = [i for i, s in enumerate(heard) if "it was cut to 5 seconds. Your turn:" in s]
     left = [i for i, s in enumerate(heard) if "left on your clock" in s]
     assert len(turn) == 1 and turn[0] < left[0], heard
+
+
+
+def test_the_clocks_last_seconds_are_said_once_a_turn_however_many_tiles_are_drawn(open_page, make_server):
+    """"10 seconds left on your clock" was said again after each tile drawn in those seconds (each draw
+    changed what says the turn): once a turn, and again on the next turn."""
+    server = make_server(TURN_SECONDS=13, **seeded(DRAW_SEED))
+    pages = [open_page(), open_page()]
+    for page in pages:
+        page.context.add_init_script(script=LISTEN)
+    ana, bea = Player(pages[0], "Ana"), Player(pages[1], "Bea")
+    bea.join(ana.create(server.url, "draw", 2, 100))
+    players, stats = [ana, bea], Stats()
+    for player in players:
+        player.wait_version(2)
+    for _ in range(30):  # moves as Player.move makes them, until the one to play must draw
+        version = ana.version()
+        for player in players:
+            player.wait_version(version)
+        mover = players[ana.turn()]
+        if mover.page.locator("#me [data-action=draw]").count():
+            break
+        mover.move(stats)
+    else:
+        pytest.fail("nobody had to draw")
+    page = mover.page
+    expect(page.locator("#me .clock.late")).to_be_visible()
+    expect(page.locator("#announcer")).to_contain_text("seconds left on your clock")
+    draws = 0
+    while page.locator("#me [data-action=draw]").count() and draws < 3:
+        version = mover.version()
+        mover.press(page.locator("#me [data-action=draw]"))
+        mover.wait_version(version + 1)
+        draws += 1
+    page.wait_for_timeout(1200)  # the page looks at its clock twice a second
+    heard = page.evaluate("window.heard")
+    assert sum("left on your clock" in s for s in heard) == 1, heard
+    assert draws >= 1
 
 
 # Counts every change inside the page's live regions (text or nodes), as a screen reader notices them.
