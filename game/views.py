@@ -109,8 +109,20 @@ def own_latest(rnd: Round, seat: int) -> dict | None:
     for n in range(len(rnd.events), 0, -1):  # a few events back: every seat moves in turn
         event = rnd.events[n - 1]
         if event.seat == seat and event.action != "draw":
-            return {**event.to_dict(), "n": n}
+            return {**event.to_dict(), "n": n, "table_drew": table_drew(rnd, n)}
     return None
+
+
+def table_drew(rnd: Round, n: int) -> int:
+    """How many tiles the table drew just before move n, itself made when time ran out (S3, D3), for the
+    same seat: all in one push, and said with it."""
+    events, count = rnd.events, 0
+    if not events[n - 1].auto:
+        return 0
+    while count < n - 1 and (before := events[n - 2 - count]).action == "draw" and before.auto \
+            and before.seat == events[n - 1].seat:
+        count += 1
+    return count
 
 
 def just_drew(rnd: Round, seat: int) -> str | None:
@@ -210,6 +222,7 @@ def _round(match: Match, rnd: Round | None, seat: int | None, shown: int = LOG_S
             "boneyard": len(rnd.boneyard), "draws": match.variant.draws, "over": rnd.over,
             # The page lists the latest moves only: copying every event at each push grew with the round.
             "log": [_public_event(e, seat) for e in rnd.events[-shown:]], "moves": len(rnd.events),
+            "table_drew": table_drew(rnd, len(rnd.events)) if rnd.events else 0,
             # Who played the round (a seat may change hands before the next): its log and result name them.
             "players": shown_names(tuple(match.players_of(rnd))),
             "result": _result(match, rnd) if rnd.over else None}

@@ -62,7 +62,7 @@ def me_key(context: dict) -> tuple:
         # others' moves in between send nothing for it.
         mine = panel["mine"]
         announce = mine and (f'{context["table"]["match_no"]}|{rnd["number"]}|{mine["n"]}|{mine["action"]}'
-                             f'|{mine.get("end")}|{mine.get("tile")}|{mine["auto"]}')
+                             f'|{mine.get("end")}|{mine.get("tile")}|{mine["auto"]}|{mine["table_drew"]}')
         return (frame, prompt, announce or None, hand, None, actions)
     # On one's turn the prompt names what one can do, the turn's full time, the tile one just drew and
     # the seconds a turn was cut to: a string (see `shared_key`).
@@ -147,7 +147,8 @@ class Mine:
         panel, rnd, table = self.context["panel"], self.context["view"]["round"], self.context["table"]
         if not panel["can"]["act"]:
             mine = panel["mine"]
-            return framed(self.env, "_announce_me.html", (mine["action"], mine.get("end"), mine["auto"]),
+            return framed(self.env, "_announce_me.html",
+                          (mine["action"], mine.get("end"), mine["auto"], mine["table_drew"]),
                           lambda: {**self.values, "panel": {
                               "can": {"act": False}, "mine": {**mine, "n": slot("n"), "tile": slot("tile")}}},
                           {"n": mine["n"], "tile": mine.get("tile")})

@@ -319,13 +319,15 @@ class Pieces:
         last = rnd["log"][-1] if rnd["log"] else None
         left, right = (last.get("ends") if last else None) or (None, None)
         shape = (last and (last["action"], last.get("end"), left != right, bool(last.get("auto"))),
-                 bool(rnd["opening_tile"]), rnd["turn"] is None, not last and self.context["new_match"])
+                 bool(rnd["opening_tile"]), rnd["turn"] is None, not last and self.context["new_match"],
+                 rnd["table_drew"])
         return framed(self.env, "_announce.html", shape, lambda: {
             **self.values, "phase": slot("phase"), "table": {"match_no": slot("match")},
             "rnd": {"number": slot("number"), "moves": slot("moves"),
                     "players": [slot("who"), slot("opener"), slot("next")],
                     "log": [stand_in_move(last, left == right)] if last else [],
                     "opening_tile": rnd["opening_tile"] and slot("opening"), "opener": 1, "result": None,
+                    "table_drew": rnd["table_drew"],
                     "turn": None if rnd["turn"] is None else 2}},
             {"phase": self.context["phase"], "match": self.context["table"]["match_no"],
              "who": last and players[last["seat"]], "opener": players[rnd["opener"]],

@@ -8,7 +8,7 @@ from game.rules import Round
 from game.simulate import play_match, play_match_round, random_match_move, random_move
 from game.tiles import Tile
 from game.variants import get_variant
-from game.views import player_panel, seat_view, spectator_view, variant_facts, variant_menu
+from game.views import player_panel, round_view, seat_view, spectator_view, variant_facts, variant_menu
 
 from .notation import apply, round_from
 from .positions import BLOCK_DOMINO, BLOCK_TIE_LAST_PLACER, BOTH_ENDS, DRAW_OPENED, PARTNERSHIP, position
@@ -310,10 +310,25 @@ def test_panel_holds_its_seats_latest_play_or_pass_until_its_turn_comes_again():
     rnd = position(DRAW_OPENED, events="0:6-6 1:draw")
     match = match_with(rnd)
     assert player_panel(match, 0)["mine"] == {"seat": 0, "action": "play", "tile": "6-6", "end": None,
-                                              "auto": False, "n": 1}
+                                              "auto": False, "n": 1, "table_drew": 0}
     assert [player_panel(match, s)["mine"] for s in (1, None)] == [None, None]  # on its turn; a spectator
     rnd.draw(1), rnd.draw(1)
     rnd.play(1, Tile.parse("2-6"), "left")
     assert player_panel(match, 1)["mine"] == {"seat": 1, "action": "play", "tile": "2-6", "end": "left",
-                                              "auto": False, "n": 5}  # after its three draws
+                                              "auto": False, "n": 5, "table_drew": 0}  # after its three draws
     assert player_panel(match, 0)["mine"] is None  # its turn again
+
+
+def test_the_tiles_the_table_drew_for_a_move_it_made_are_counted_with_it():
+    """S3, D3: time ran out on a seat that had to draw; the table drew for it, then played, in one push:
+    the view counts those draws (said with the move), not the ones the seat made itself."""
+    rnd = position(DRAW_OPENED, events="0:6-6 1:draw")  # the boneyard gives 0-0, 1-1, then 2-6
+    match = match_with(rnd)
+    assert round_view(match)["table_drew"] == 0
+    for event in rnd.check_auto(1):
+        rnd.apply(event)
+    assert [(e.action, e.auto) for e in rnd.events[1:]] == [("draw", False), ("draw", True), ("draw", True),
+                                                          ("play", True)]
+    assert round_view(match)["table_drew"] == 2
+    assert player_panel(match, 1)["mine"] == {"seat": 1, "action": "play", "tile": "2-6", "end": "left",
+                                              "auto": True, "n": 5, "table_drew": 2}

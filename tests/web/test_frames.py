@@ -7,6 +7,7 @@ import itertools
 import random
 
 import pytest
+from markupsafe import escape
 
 from app import create_app
 from helpers.pages import choose_move
@@ -133,5 +134,13 @@ def test_every_shape_of_a_move_reads_as_its_template_renders_it(tmp_path, lang):
             assert pieces.ends() == pieces.render("_ends.html")
             if last:
                 assert pieces.log_line(7) == pieces.render("_log_line.html", e=last, n=7)
+            if last and last["auto"] and last["action"] != "draw":  # the table drew first: one tile, or two
+                for drew in (1, 2):
+                    context["rnd"]["table_drew"] = drew
+                    pieces = Pieces(env, context)
+                    assert pieces.announce() == pieces.render("_announce.html")
+                    who = escape(context["rnd"]["players"][last["seat"]])
+                    drawn = f'>{who} drew {drew} tile{"s" if drew > 1 else ""}. {who} '  # before the move
+                    assert lang != "en" or drawn in pieces.announce()
             compared += 1
     assert compared == len(MOVES) * 3 * 3 * 2 * 2 * 2
