@@ -21,7 +21,7 @@ from web.assets import init_assets
 from web.dominoes import init_rendering
 from web.hub import Hub, Pinger
 from web.i18n import init_i18n
-from web.limits import OpenSockets, init_limits
+from web.limits import OpenSockets, TakeTurns, init_limits
 from web.parts import Fichas
 from web.proxies import TrustedProxies, networks
 from web.render import publish
@@ -103,6 +103,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if (proxies := app.config.get("TRUSTED_PROXIES", 0)) > 0:  # their X-Forwarded-For and -Proto only
         # Outermost: every part inside sees the client's address.
         app.wsgi_app = TrustedProxies(app.wsgi_app, proxies, app.config.get("PROXY_ADDRESSES", []))
+    app.wsgi_app = TakeTurns(app.wsgi_app)  # a pipelined request waits for the others' turn
     app.extensions["fichas"] = start_live_parts(app)
     return app
 

@@ -11,6 +11,7 @@ the worker must be the same process at the end.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 
@@ -91,36 +92,45 @@ class Flooder:
         self.thread.join(FLOOD_SECONDS + 10)
 
 
-def test_a_flooding_websocket_is_cut_off_and_other_tables_play_on(production):
-    host = LivePlayer(production.url)
+def seated_table(server: Production) -> list[LivePlayer]:
+    """A Partnership table of four honest players, each with its websocket open and the table in hand."""
+    host = LivePlayer(server.url)
     url = host.create("Ana", "partnership", 4)
     players = [host]
     for name in ("Bea", "Carl", "Dan"):
-        guest = LivePlayer(production.url)
+        guest = LivePlayer(server.url)
         guest.join(url, name)
         players.append(guest)
-    try:
-        for player in players:
-            player.connect(url)
-        version = version_of(players[0].wait_for(lambda m: 'id="table"' in m))
-        for player in players:
-            player.wait_version(version)
+    for player in players:
+        player.connect(url)
+    version = version_of(players[0].wait_for(lambda m: 'id="table"' in m))
+    for player in players:
+        player.wait_version(version)
+    return players
 
-        flooder = Flooder(production, url).start()
+
+def timed_move(players: list[LivePlayer]) -> float:
+    """The next move at the table: seconds until all four seats have it (then a pause of 50 ms)."""
+    while (move := next_move(players)) is None:
+        time.sleep(0.05)
+    player, values = move
+    version = int(values["version"])
+    sent = time.monotonic()
+    player.send_move(values)
+    for seat in players:  # waits longer than allowed, to report how late it was
+        seat.wait_version(version + 1, timeout=30)
+    spent = time.monotonic() - sent
+    time.sleep(0.05)
+    return spent
+
+
+def test_a_flooding_websocket_is_cut_off_and_other_tables_play_on(production):
+    players = seated_table(production)
+    try:
+        flooder = Flooder(production, players[0].url).start()
         latencies = []
         while time.monotonic() - flooder.started < FLOOD_SECONDS:
-            move = next_move(players)
-            if move is None:
-                time.sleep(0.05)
-                continue
-            player, values = move
-            version = int(values["version"])
-            sent = time.monotonic()
-            player.send_move(values)
-            for seat in players:  # waits longer than allowed, to report how late it was
-                seat.wait_version(version + 1, timeout=30)
-            latencies.append(time.monotonic() - sent)
-            time.sleep(0.05)
+            latencies.append(timed_move(players))
         flooder.join()
     finally:
         for player in players:
@@ -142,3 +152,49 @@ def test_a_flooding_websocket_is_cut_off_and_other_tables_play_on(production):
     assert max(latencies) < MOVE_WITHIN, [round(s, 3) for s in latencies]
     assert production.workers() == [production.worker], production.log()
     assert "WORKER TIMEOUT" not in production.log()
+
+
+class Pipeliner:
+    """A client that writes thousands of requests on one connection at once (HTTP pipelining), then
+    reads the answers, again and again until FLOOD_SECONDS are over."""
+
+    REQUESTS = 3000  # about 120 KB: answered back to back, they held the worker 3-6 s
+
+    def __init__(self, server: Production):
+        self.server, self.answered = server, 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> Pipeliner:
+        self.started = time.monotonic()
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.server.port}\r\n\r\n".encode()
+        while time.monotonic() - self.started < FLOOD_SECONDS:
+            with socket.create_connection(("127.0.0.1", self.server.port), timeout=60) as conn:
+                conn.sendall(request * self.REQUESTS)
+                answered = 0
+                while answered < self.REQUESTS and (data := conn.recv(1 << 20)):
+                    answered += data.count(b"HTTP/1.1 200")
+                self.answered += answered
+
+
+def test_pipelined_requests_on_one_connection_do_not_hold_up_other_tables(production):
+    """gunicorn answers a connection's pipelined requests one after another without waiting: one client
+    sending thousands at once held every table's moves for seconds (and 40,000 got the worker killed).
+    Each request now waits for the others' turn: moves go on reaching every seat within a second."""
+    players = seated_table(production)
+    try:
+        pipeliner = Pipeliner(production).start()
+        latencies = []
+        while time.monotonic() - pipeliner.started < FLOOD_SECONDS:
+            latencies.append(timed_move(players))
+        pipeliner.thread.join()
+    finally:
+        for player in players:
+            player.close()
+    assert pipeliner.answered >= Pipeliner.REQUESTS  # it was served too, in its turn
+    assert len(latencies) >= 10, latencies
+    assert max(latencies) < MOVE_WITHIN, [round(s, 3) for s in latencies]
+    assert production.workers() == [production.worker], production.log()
