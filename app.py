@@ -48,6 +48,7 @@ def env_config() -> dict:
               "LIMITS": env.get("FICHAS_LIMITS", "on") != "off",
               "TABLES_PER_MINUTE": int(env.get("FICHAS_TABLES_PER_MINUTE", 30)),
               "JOINS_PER_MINUTE": int(env.get("FICHAS_JOINS_PER_MINUTE", 120)),
+              "SEAT_CHANGES_PER_MINUTE": int(env.get("FICHAS_SEAT_CHANGES_PER_MINUTE", 20)),
               "SOCKETS_PER_CLIENT": int(env.get("FICHAS_SOCKETS_PER_CLIENT", 300)),
               "CONNECTS_PER_SECOND": int(env.get("FICHAS_CONNECTS_PER_SECOND", 20))}
     if "FICHAS_DB" in env:

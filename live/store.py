@@ -121,6 +121,9 @@ except ImportError:
 # every checkpoint. Each hold froze the worker for 5-30 ms once a second, and the moves that came
 # meanwhile made the p99 of the moves' latency (BENCHMARKS.md). A quiet log starts again by itself.
 RESTART_PAGES = 8_000
+# Seats changing hands read to tell a browser how it lost its seat: a person's table has a few; a loop of
+# reclaims (limited per address, web/limits.py) must not make every visit read thousands.
+LOST_SEATS_READ = 64
 AUTOCHECKPOINT_PAGES = 20_000  # the backstop, should no checkpoint() run: about 80 MB of log
 WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)
 HOLD_SECONDS = 0.5  # ... the first of it in the worker's own thread: far longer than a checkpoint holds it
@@ -381,12 +384,12 @@ class Store:
 
     def lost_seat(self, table_id: str, holder: str) -> dict | None:
         """How the browser holding the seat secret whose hash is `holder` lost its seat at the table (the
-        latest hand-over or reclaim that took it), or None: it never held one there."""
+        latest hand-over or reclaim that took it, of the table's latest LOST_SEATS_READ), or None."""
         with self._lock:
             rows = self._db.execute("SELECT detail FROM actions WHERE table_id=?"
-                                    " AND kind IN ('hand_over', 'reclaim') ORDER BY id DESC",
-                                    (table_id,)).fetchall()
-        # A few rows a table: read in Python, not with SQLite's JSON functions (optional in older builds).
+                                    " AND kind IN ('hand_over', 'reclaim') ORDER BY id DESC LIMIT ?",
+                                    (table_id, LOST_SEATS_READ)).fetchall()
+        # A few rows: read in Python, not with SQLite's JSON functions (optional in older builds).
         return next((detail for detail in map(json.loads, (r["detail"] for r in rows))
                      if detail.get("was_holder") == holder), None)
 

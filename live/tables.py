@@ -305,10 +305,14 @@ class Tables:
                 raise NameTaken(f"Someone at this table is already called {name}.", name=name)
             if len(others) >= ASKS_MAX:
                 raise SeatRefused("too_many")
+            secret = secrets.token_urlsafe(32)
+            ask = Ask(name, hash_secret(secret), browser, self.now())
+            if mine and table.asks[mine[0]].name == name:  # asked again as before: nothing shown changes
+                table.asks[mine[0]] = ask  # (its key either: a host's hand-over form may hold it)
+                return secret
             for key in mine:  # one request per browser: the newest
                 del table.asks[key]
-            secret = secrets.token_urlsafe(32)
-            table.asks[secrets.token_urlsafe(8)] = Ask(name, hash_secret(secret), browser, self.now())
+            table.asks[secrets.token_urlsafe(8)] = ask
             self._publish(table)
             return secret
 

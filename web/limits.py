@@ -1,4 +1,5 @@
-"""Per-client limits over HTTP: tables opened and seats taken per minute, by client address.
+"""Per-client limits over HTTP: tables opened, seats taken and seats changing hands per minute, by client
+address.
 
 A client is its address (`request.remote_addr`: behind a trusted proxy, the address the proxy
 saw). The defaults are generous enough for a household or a carrier's shared address, where
@@ -21,7 +22,14 @@ from flask import Flask, render_template, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-LIMITED = {"fichas.create_table": "TABLES_PER_MINUTE", "fichas.join": "JOINS_PER_MINUTE"}
+from .render import flash_answer
+
+LIMITED = {"fichas.create_table": "TABLES_PER_MINUTE", "fichas.join": "JOINS_PER_MINUTE",
+           # A seat taken back, asked for or handed over: a person makes a few. Each pushes to every page
+           # at the table (a reclaim changes its version too): in a loop they flooded its pages and made
+           # its players' moves stale, and stored a row each.
+           "fichas.reclaim": "SEAT_CHANGES_PER_MINUTE", "fichas.ask": "SEAT_CHANGES_PER_MINUTE",
+           "fichas.hand_over": "SEAT_CHANGES_PER_MINUTE"}
 # Their words are in templates/_refusals.html, by these codes.
 MESSAGES = {"fichas.create_table": "too_many_tables", "fichas.join": "too_many_joins"}
 TOO_MANY_CONNECTS = b"Too many connections were opened from your address just now. Wait a second."
@@ -45,7 +53,7 @@ def init_limits(app: Flask) -> Limiter:
         code = MESSAGES.get(request.endpoint, "too_many_requests")
         message = render_template("_refusals.html", code=code, facts={}).strip()
         if request.headers.get("HX-Request"):
-            return render_template("_flash.html", message=message), 429
+            return flash_answer(message, 429)
         return render_template("error.html", code=429, message=message), 429
 
     return limiter

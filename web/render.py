@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app
+from flask import Flask, Response, current_app
 from markupsafe import Markup
 
 from game.views import (
@@ -389,3 +389,11 @@ def handover_of(table: Table) -> dict | None:
 def flash_alone(message: str) -> str:
     """A refusal pushed to one page: it replaces what that page's #flash shows."""
     return current_app.jinja_env.get_template("_flash_box.html").render(message=message, alone=True)
+
+
+def flash_answer(message: str, status: int) -> Response:
+    """A refusal for htmx to show in the #flash the page has when the answer comes: a push may have
+    replaced the form's #me meanwhile (the race for the last seat), and its old #flash with it.
+    htmx then tells the page's body, where static/a11y.js hears it (the form is gone)."""
+    return Response(flash_alone(message), status, mimetype="text/html",
+                    headers={"HX-Reswap": "none", "HX-Trigger-After-Swap": "fichas:refused"})

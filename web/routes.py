@@ -29,7 +29,7 @@ from live.table import NAME_FIELD_MAX, Table, clean_name
 from .i18n import current_language
 from .mine import Mine
 from .parts import fichas
-from .render import asked_as, flash_alone, render_partials, render_table, table_context
+from .render import asked_as, flash_answer, render_partials, render_table, table_context
 from .security import (
     SEAT_COOKIE,
     browser_id,
@@ -181,14 +181,6 @@ def join(table_id: str):
     except GameError as error:
         return flash_answer(words(error), STATUS.get(error.code, 409))
     return seat_cookie(response, table, secret)
-
-
-def flash_answer(message: str, status: int) -> Response:
-    """A refusal for htmx to show in the #flash the page has when the answer comes: a push may have
-    replaced the form's #me meanwhile (the race for the last seat), and its old #flash with it.
-    htmx then tells the page's body, where static/a11y.js hears it (the form is gone)."""
-    return Response(flash_alone(message), status, mimetype="text/html",
-                    headers={"HX-Reswap": "none", "HX-Trigger-After-Swap": "fichas:refused"})
 
 
 @bp.post("/t/<table_id>/<any(play, pass, draw, 'next-round'):action>")

@@ -14,7 +14,8 @@ from game.errors import GameError
 from live.table import SeatRefused, Table
 
 from .parts import fichas
-from .routes import STATUS, bp, flash_answer, load_table
+from .render import flash_answer
+from .routes import STATUS, bp, load_table
 from .security import SEAT_COOKIE, browser_id, my_seat, says, seat_cookie, share_url
 
 REFUSED_STATUS = {"link": 403, "not_host": 403, "no_seat": 403, "seat": 400}  # any other code: 409

@@ -8,8 +8,8 @@ import time
 import requests
 from wsclient import RawClient
 
-from helpers import Browser
-from helpers.pages import handshake_status, seat_up, wait_until
+from helpers import Browser, open_table
+from helpers.pages import handshake_status, seat_secret, seat_up, wait_until
 
 
 def create(browser: Browser, name: str = "Ana"):
@@ -35,6 +35,31 @@ def test_too_many_joins_from_one_address_get_a_readable_429(make_app):
     answers = [Browser(app).post(f"{url}/join", {"name": "Bea"}) for url in urls]
     assert [a.status_code for a in answers] == [204, 204, 429]
     assert "Too many seats were taken" in answers[2].get_data(as_text=True)
+
+
+def test_seats_taken_back_asked_for_or_handed_over_are_limited_per_address(make_app):
+    """Each pushes to every page at its table (a reclaim changes its version too): one client doing it
+    in a loop flooded the players' pages and made their moves stale (red team). A person does a few."""
+    app = make_app(LIMITS=True, SEAT_CHANGES_PER_MINUTE=2)
+    url, players = open_table(app, "block", 2, names=("Ana", "Bea"))
+    secret = seat_secret(players[1], url)
+    bea = Browser(app)  # Bea's private link opened in a new browser, and again, and again
+    for _ in range(2):
+        answer = bea.post(f"{url}/seat", {"secret": secret})
+        assert answer.status_code == 303
+        secret = seat_secret(bea, url)
+        bea = Browser(app)
+    refused = bea.post(f"{url}/seat", {"secret": secret})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "Too many requests" in refused.get_data(as_text=True)
+    spectator = Browser(app)
+    assert [spectator.post(f"{url}/ask", {"name": n}).status_code for n in ("Zoe", "Zed")] == [204, 204]
+    refused = spectator.post(f"{url}/ask", {"name": "Zara"})  # htmx: shown in the page's #flash
+    assert refused.status_code == 429 and refused.headers["HX-Reswap"] == "none"
+    assert 'id="flash"' in refused.get_data(as_text=True)
+    other = Browser(app)
+    other.client.environ_base["REMOTE_ADDR"] = "192.0.2.7"  # another household is not affected
+    assert other.post(f"{url}/ask", {"name": "Zara"}).status_code == 204
 
 
 def test_the_limit_lifts_after_its_window(make_app, monkeypatch):
