@@ -40,7 +40,7 @@
     // own words (#announce-me, data-mine: the move's number) in place of the move's first line.
     var mine = document.querySelector("#announce-me[data-mine]");
     if (mine && fresh[0] && fresh[0].id === "announce-src" &&
-        fresh[0].dataset.key.split("-")[2] === mine.dataset.mine) {
+        fresh[0].dataset.key.split("-")[2] === mine.dataset.mine) {  // its key: match-round-moves-phase
       texts[0] = mine.textContent + " " + texts[0].slice(texts[0].indexOf("\n") + 1);
     }
     texts.forEach(function (text) { say("announcer", text); });
