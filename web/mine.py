@@ -59,11 +59,10 @@ def me_key(context: dict) -> tuple:
         else:
             prompt = (phase, context["table"]["match_no"], rnd["number"])
         # One's own latest move, said in one's own words: kept until one's turn comes again, so that
-        # others' moves in between send nothing for it.
+        # others' moves in between send nothing for it. Its number in the round says which move it is.
         mine = panel["mine"]
-        announce = mine and (f'{context["table"]["match_no"]}|{rnd["number"]}|{mine["n"]}|{mine["action"]}'
-                             f'|{mine.get("end")}|{mine.get("tile")}|{mine["auto"]}|{mine["table_drew"]}')
-        return (frame, prompt, announce or None, hand, None, actions)
+        announce = f'{context["table"]["match_no"]}|{rnd["number"]}|{mine["n"]}' if mine else None
+        return (frame, prompt, announce, hand, None, actions)
     # On one's turn the prompt names what one can do, the turn's full time, the tile one just drew and
     # the seconds a turn was cut to: a string (see `shared_key`).
     can_do = " ".join(name for name, yes in can.items() if yes)
