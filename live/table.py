@@ -74,6 +74,9 @@ class Table:
         self.match: Match | None = None
         self.match_no = 1
         self.version = 0
+        # The version of its last change but a seat changing hands: a move made on any version from this
+        # one on saw the same play (a reclaim must not make the others' moves in flight stale).
+        self.play_version = 0
         self.clock = TurnClock(timing or Timing())
         self.sockets = [0] * seats  # live websockets per seat
         self.active_at = created_at  # the last change or closed page: idle tables leave memory

@@ -165,6 +165,7 @@ class Tables:
     def _fill(self, table: Table, row: dict) -> None:
         """Set a table's stored state (seats, match, version, clock) from its row."""
         table.version, table.match_no = row["version"], row["match_no"]
+        table.play_version = table.version
         table.clock.turn_started, table.clock.deadline = row["turn_started"], row["deadline"]
         table.players = [s["name"] for s in row["seat_rows"]]
         table.secret_hashes = [s["secret_hash"] for s in row["seat_rows"]]
@@ -461,7 +462,7 @@ class Tables:
             version = int(version)
         except (TypeError, ValueError):
             raise BadInput("The action has no valid version.", "bad_version") from None
-        if version != table.version:
+        if not table.play_version <= version <= table.version:  # seats changing hands change no play
             raise StaleVersion("The table changed just before your move arrived: look again, then play.")
 
     def _commit(self, table: Table, change: Change) -> None:
@@ -496,6 +497,8 @@ class Tables:
                           action=None if change.events else change.detail, new=change.new_table,
                           finished=change.finished, reseat=reseat)
         table.version, table.match_no, table.clock = version, change.match_no, change.clock
+        if change.reseat is None:
+            table.play_version = version
         table.active_at = change.detail["at"]
         if change.newcomer is not None:
             table.players.append(change.newcomer[0])

@@ -38,8 +38,8 @@ def test_too_many_joins_from_one_address_get_a_readable_429(make_app):
 
 
 def test_seats_taken_back_asked_for_or_handed_over_are_limited_per_address(make_app):
-    """Each pushes to every page at its table (a reclaim changes its version too): one client doing it
-    in a loop flooded the players' pages and made their moves stale (red team). A person does a few."""
+    """Each pushes to every page at its table: one client doing it in a loop flooded the players' pages
+    (and, before Table.play_version, made their moves stale: red team). A person does a few."""
     app = make_app(LIMITS=True, SEAT_CHANGES_PER_MINUTE=2)
     url, players = open_table(app, "block", 2, names=("Ana", "Bea"))
     secret = seat_secret(players[1], url)

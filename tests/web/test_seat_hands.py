@@ -89,6 +89,30 @@ def test_the_link_gives_a_new_browser_the_seat_and_the_old_one_loses_it(make_app
     assert you(reopen(newcomer, again, url), url) == "1" and you(reopen(players[1], again, url), url) == ""
 
 
+def test_a_seat_taken_back_meanwhile_does_not_make_a_move_in_flight_stale(app):
+    """A reclaim raises the table's version, but changes nothing of the play: a move made on the version
+    before it still stands (each reclaim made the others' moves stale: red team). A move does make
+    an older version stale."""
+    url, players = open_table(app, "block", 2, names=NAMES)
+    table = live_table(app, url)
+    rnd = table.match.round
+    mover = rnd.turn
+    seen = table.version  # what the mover's page shows when the move is sent
+    other = Browser(app)  # meanwhile the other seat is taken back with its private link, twice
+    for _ in range(2):
+        assert other.post(f"{url}/seat", {"secret": seat_secret(players[1 - mover], url)}).status_code == 303
+        players[1 - mover] = other
+        other = Browser(app)
+    assert table.version == seen + 2 and version_of(page(players[mover], url)) == seen + 2
+    move = {"tile": rnd.playable(mover)[0][0].text, "end": "", "version": seen}
+    assert players[mover].post(f"{url}/play", move).status_code == 204
+    assert len(rnd.line) == 1 and table.version == seen + 3
+    late = {"version": seen + 2}  # made before that move: refused
+    refused = players[rnd.turn].post(f"{url}/pass", late)
+    assert refused.status_code == 409 and "table changed" in refused.get_data(as_text=True)
+    assert table.version == seen + 3
+
+
 def test_how_a_seat_was_lost_is_read_from_the_tables_latest_seat_changes_only(app):
     """Every visit with a seat cookie that opens nothing reads how its seat was lost: a client taking a
     seat back in a loop made those reads grow without end (87-137 ms a page after 33,000 reclaims)."""
