@@ -63,7 +63,7 @@ def test_two_languages_at_one_table_each_get_their_own_in_the_same_push(server):
         for viewer, message in pushed.items():
             assert not tiles_in(message) & hidden_from(table, seats[viewer]), viewer
     # Each seat's own part, rendered in the same push (its pieces that changed), is in its language too.
-    assert "Espera tu turno." in section(screen(mover, version + 1), "me")
+    assert "Esperando tu turno." in section(screen(mover, version + 1), "me")
     assert "Din tur." in section(screen(following, version + 1), "me")
 
 
