@@ -138,6 +138,19 @@
     e.preventDefault();
     document.dispatchEvent(new CustomEvent("fichas:connection", {detail: {down: true}})); // said again
   });
+  // A message the page came with (how its seat was lost while it was away: web/seats.py) stays
+  // when the socket's first whole table, sent as it connects, swaps #me and its empty #flash in.
+  var cameWith = null; // [the #flash it came in, a copy of the message]
+  document.addEventListener("DOMContentLoaded", function () {
+    var message = document.querySelector("#flash .flash-error");
+    if (message) cameWith = [message.parentNode, message.cloneNode(true)];
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var flash = document.getElementById("flash");
+    if (!cameWith || flash === cameWith[0]) return; // not swapped yet
+    if (flash && !flash.textContent.trim()) flash.appendChild(cameWith[1]);
+    cameWith = null;
+  });
   // A page being left closes its socket too: that is no lost connection.
   var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });

@@ -137,6 +137,18 @@ def test_the_host_hands_a_disconnected_seat_to_a_newcomer(open_page, make_server
         play_one_move([host, newcomer], Stats())
         expect(zoe.locator("#sheet")).to_have_attribute("open", "")
         assert zoe.evaluate("document.documentElement.scrollWidth") <= 360
+
+        # Bea's phone back: the link opens the table to watch, and tells her why, for good (the
+        # socket's first whole table, sent once it connects, wiped it: play-test).
+        back = bea.page.context.new_page()
+        back.goto(table_url)
+        told = "While you were away, the host gave your seat to Zoe. You can watch from here."
+        expect(back.locator("#flash")).to_contain_text(told)
+        expect(back.locator("main.play")).to_have_attribute("data-you", "")
+        play_one_move([host, newcomer], Stats())  # a move later (its tile comes by the socket, after the
+        expect(back.locator("#line [data-tile]")).to_have_count(len(host.line()))  # first whole table)
+        expect(back.locator("#flash")).to_contain_text(told)
+        expect(back.locator("#alerts")).to_contain_text(told)  # said too
     finally:
         close_within(context)
 
