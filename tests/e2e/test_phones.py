@@ -326,3 +326,34 @@ def test_a_friend_opening_the_link_on_a_phone_sees_where_to_join_without_scrolli
         box = control.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (size, box)
     assert page.evaluate("document.documentElement.scrollTop") == 0
+
+
+WIDER = """() => [...document.querySelectorAll("body *")].filter(e => {
+  const r = e.getBoundingClientRect(); return r.width > 0 && (r.right > innerWidth + 1 || r.left < -1); })
+  .map(e => [e.id || e.className || e.tagName, e.textContent.slice(0, 20), e.getBoundingClientRect().x])"""
+
+
+def test_a_phone_zoomed_to_200_percent_scrolls_nothing_sideways_and_cuts_no_points(phones, make_server):
+    """An iPhone SE at 200 % page zoom is 187 CSS px wide: the name field was 242 px (the page scrolled
+    sideways and the join button left the screen), seats broke names mid-letter three to a row, and
+    the score sheet showed each round's points as "+…" (play-test)."""
+    server = make_server(**seeded(BLOCK_SEED), PAUSE_SECONDS=300)
+    players = phones(187, 333, ("Ana", "Bea", "Carl", "Dora"))
+    seat_players(server.url, players, "partnership", 100)
+    for player in players:
+        player.wait_version(4)
+        assert player.page.evaluate(WIDER) == [], player.name
+        lines = player.page.evaluate("""() => [...document.querySelectorAll("article.seat .name")]
+            .map(n => [n.textContent, new Set([...n.getClientRects()].map(r => Math.round(r.top))).size])""")
+        assert all(count == 1 for _, count in lines), (player.name, lines)
+    stats = Stats()
+    while play_one_move(players, stats) is not None:
+        pass
+    page = players[1].page
+    page.locator("#sheet summary").tap()
+    assert page.evaluate(WIDER) == []
+    cells = page.locator("#sheet tbody td").evaluate_all(
+        "els => els.map(e => [e.textContent, e.scrollWidth > e.clientWidth])")
+    assert cells and not any(cut for _, cut in cells), cells
+    records = page.locator(".records a").evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+    assert records and min(records) >= TAP_PX, records  # the records' links were 16 px tall
