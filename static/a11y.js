@@ -228,6 +228,7 @@
     var box = document.getElementById("shortcuts-on");
     if (box) box.checked = shortcutsOn();
   }
+  document.addEventListener("fichas:language", showShortcuts); // its switch, new (static/fichas.js)
   document.addEventListener("change", function (e) {
     if (e.target.id !== "shortcuts-on") return;
     try { localStorage.setItem(SHORTCUTS, e.target.checked ? "on" : "off"); } catch (err) { /* not kept */ }

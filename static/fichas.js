@@ -166,6 +166,7 @@
   // socket's close, or a new try's while none is open. One try waits at a time, and none once
   // htmx is connecting by itself.
   var current = null; // the newest socket that opened
+  var wrapper = null; // ... as htmx wraps it (its send queues while it reconnects)
   var openedAt = 0, tries = 0, retry = null;
   document.addEventListener("htmx:wsClose", function (e) {
     var c = document.getElementById("connection");
@@ -195,10 +196,50 @@
   document.addEventListener("htmx:wsConnecting", function () { clearTimeout(retry); });
   document.addEventListener("htmx:wsOpen", function (e) {
     current = e.detail.event.target;
+    wrapper = e.detail.socketWrapper;
     openedAt = Date.now();
     clearTimeout(retry);
     var c = document.getElementById("connection"); if (c) c.hidden = true;
     cutOff(false);
+  });
+  // Another language, on a table page whose socket is open: in place. A reload would be a
+  // disconnection, and on the viewer's own turn cut it to 5 s (S4). The link's answer (this table's
+  // page in that language; the link sets its cookie) gives the header, the title and the parts of
+  // <main>, whose element (the socket's) stays; the socket is then told, and sends the table whole
+  // in that language. Anything unexpected (another seat now, no answer): the link is followed.
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest(".langs a[hreflang]");
+    var main = document.querySelector("main.play[ws-connect]");
+    if (!link || !main || !current || current.readyState !== WebSocket.OPEN || stopped || e.defaultPrevented
+        || e.button || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    var lang = link.getAttribute("hreflang");
+    fetch(link.href, {credentials: "same-origin"}).then(function (answer) {
+      if (!answer.ok) throw new Error(answer.status);
+      return answer.text();
+    }).then(function (html) {
+      var page = new DOMParser().parseFromString(html, "text/html");
+      var next = page.querySelector("main.play[ws-connect]"), header = page.querySelector("header.top");
+      if (!next || !header || page.documentElement.lang !== lang || !current || current.readyState !== WebSocket.OPEN
+          || next.getAttribute("ws-connect") !== main.getAttribute("ws-connect") || next.dataset.you !== main.dataset.you) {
+        throw new Error("not this page");
+      }
+      document.documentElement.lang = lang;
+      document.title = page.title;
+      main.dataset.turnTitle = next.dataset.turnTitle;
+      var parts = [document.adoptNode(header)];
+      document.querySelector("header.top").replaceWith(parts[0]);
+      main.replaceChildren.apply(main, Array.prototype.slice.call(next.children).map(function (child) {
+        return document.adoptNode(child);
+      }));
+      // Never main itself: htmx would set it up again, and open a second socket.
+      parts.push.apply(parts, main.children);
+      parts.forEach(function (part) { htmx.process(part); htmx.trigger(part, "htmx:load", {elt: part}); });
+      wrapper.send(JSON.stringify({action: "language", lang: lang}));
+      document.dispatchEvent(new CustomEvent("fichas:language"));
+      var chosen = document.querySelector(".langs a[hreflang=" + lang + "]");
+      if (chosen) chosen.focus();
+    }).catch(function () { location.href = link.href; });
   });
   document.addEventListener("click", function (e) {
     var button = e.target.closest("[data-copy]");

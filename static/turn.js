@@ -190,6 +190,13 @@
   });
   document.addEventListener("htmx:wsAfterMessage", follow);
   document.addEventListener("htmx:load", follow);
+  // Switched to another language in place (static/fichas.js): its words for the title and the button.
+  document.addEventListener("fichas:language", function () {
+    var main = document.querySelector("main.play");
+    baseTitle = document.title;
+    if (mine && main) document.title = main.dataset.turnTitle;
+    showSound();
+  });
   document.addEventListener("DOMContentLoaded", function () {
     showSound();
     follow();

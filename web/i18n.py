@@ -108,6 +108,11 @@ def speak_the_viewer_s_language():
     _speaking.now = (catalog_of(current_app._get_current_object(), lang), lang)
 
 
+def speak_from_now(app: Flask, lang: str) -> None:
+    """This request speaks `lang` from now on (a page's socket switched language: its refusals too)."""
+    _speaking.now = (catalog_of(app, lang), lang)
+
+
 @bp.teardown_app_request
 def stop_speaking(_error=None):
     _speaking.now = NOT_SPEAKING

@@ -29,7 +29,7 @@ from live.table import Table
 from live.tables import Tables
 
 from .hub import Connection
-from .i18n import viewer_language
+from .i18n import LANGUAGES, speak_from_now, viewer_language
 from .limits import Budget
 from .parts import fichas
 from .render import flash_alone, send_whole
@@ -39,6 +39,10 @@ from .security import my_seat, says, seat_holder
 log = logging.getLogger(__name__)
 ACTIONS = ("play", "pass", "draw", "next_round")  # what a page may send over its websocket
 REFRESH = '{"action":"refresh"}'  # a page that missed a push asks for the whole table (static/fichas.js)
+# A page switching language in place (static/fichas.js) asks for the whole table in it: its socket
+# stays open, so the switch is no disconnection (a reload on one's own turn cut it to 5 s: S4),
+# and the page writes it as JSON.stringify does.
+SWITCHES = {f'{{"action":"language","lang":"{code}"}}': code for code in LANGUAGES}
 MESSAGES_PER_SECOND = 20  # frames a socket may send, sustained (config WS_MESSAGES_PER_SECOND)
 INBOX_MAX = 32  # moves read but not yet played; more means the client sends faster than it is served
 READ_BYTES = 4096  # read at a time before other sockets get their turn
@@ -274,6 +278,15 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
             done = connection.done  # looked at first: moves read before the socket ended are played
             while connection.alive and (message := reader.next()) is not None:
                 if message == REFRESH:  # the page missed a push (static/fichas.js)
+                    with live.tables.locked(table) as table:
+                        send_whole(connection, table, live.tables)
+                    time.sleep(0)
+                    continue
+                if message in SWITCHES and SWITCHES[message] in current_app.config["LANGUAGES"]:
+                    # The page shows the table as its switch's answer rendered it: a push since, in the
+                    # old language, is made good (once a push at most, as a refresh: no render in a loop).
+                    connection.lang = SWITCHES[message]
+                    speak_from_now(current_app, connection.lang)
                     with live.tables.locked(table) as table:
                         send_whole(connection, table, live.tables)
                     time.sleep(0)

@@ -6,6 +6,8 @@ import re
 
 from playwright.sync_api import expect
 
+from helpers.pages import live_table
+
 from .test_seat_back import private_link, two_at_block
 
 
@@ -40,3 +42,33 @@ def test_the_switch_is_reachable_by_keyboard_with_visible_focus(open_page, make_
     page.keyboard.press("Enter")
     expect(page.locator("html")).to_have_attribute("lang", "da")
     expect(page.get_by_role("heading", level=1)).to_have_text("Spil domino med dine venner")
+
+
+def test_switching_language_on_ones_own_turn_keeps_the_socket_and_the_whole_turn(open_page, make_server):
+    """The switch reloaded the page: a disconnection, which on one's own turn cut it to 5 s (S4; found by
+    two play-tests). On a table page it now happens in place, over the same socket."""
+    server, players, table_url = two_at_block(open_page, make_server)
+    table = live_table(server.app, table_url)
+    mover = players[table.turn]
+    other = players[1 - table.turn]
+    page = mover.page
+    deadline = table.clock.deadline
+    opened = []
+    page.on("websocket", lambda socket: opened.append(socket.url))
+    page.locator(".langs a[hreflang=da]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "da")
+    expect(page.locator("#prompt")).to_contain_text("Din tur")
+    expect(page.locator(".langs a[hreflang=da]")).to_be_focused()
+    expect(page.locator(".langs a[hreflang=da]")).to_have_attribute("aria-current", "true")
+    expect(page.locator("#sound")).to_have_text("Lyd fra")
+    assert page.title() == "● Din tur — Fichas"
+    assert not page.locator("#prompt .cut-short").count()
+    assert table.clock.deadline == deadline and not table.clock.cut_short() and opened == []
+    # It plays on: its move is answered over the same socket, in Danish, and the other page is still English.
+    page.locator("#me .tile-btn.fits").first.click()
+    expect(page.locator("#prompt")).to_contain_text("Venter på din tur.")
+    expect(other.page.locator("#prompt")).to_contain_text("Your turn")
+    assert opened == [] and table.connected(mover.seat)
+    page.reload()  # remembered (the link set its cookie)
+    expect(page.locator("html")).to_have_attribute("lang", "da")
+    expect(page.locator("#hand")).to_have_attribute("aria-label", "Dine brikker")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -154,3 +155,31 @@ def test_a_page_that_asks_gets_the_whole_table(make_server):
     players[1].wait_version(table.version)
     later = players[1].messages[count + 1:]
     assert len(later) == 1 and later[0].startswith(STAMP), later
+
+
+def test_a_page_switching_language_in_place_gets_its_pushes_in_it(make_server):
+    """static/fichas.js switches language over the open socket (a reload on one's own turn cut it to
+    5 s): later pushes are in the new language; a switch renders the table whole once a push at most."""
+    server = make_server(START_CLOCK=False)
+    url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
+    for player in players:
+        player.connect()
+    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+    rng = random.Random(1)
+    move(table, players, url, rng)
+    players[1].wait_version(table.version)
+    count = len(players[1].messages)
+    for lang in ("es", "da", "es", "xx"):  # back and forth, then no language of this server
+        players[1].socket.send(json.dumps({"action": "language", "lang": lang}, separators=(",", ":")))
+    wait_until(lambda: any(m.startswith('<div id="flash"') for m in players[1].messages[count:]))
+    time.sleep(0.3)
+    answers = players[1].messages[count:]  # the table whole in Spanish, once; then the refusal, in Spanish
+    wholes = [a for a in answers if a.lstrip().startswith('<section id="table"')]
+    refusals = [a for a in answers if a.startswith('<div id="flash"')]
+    assert len(wholes) == 1 and "Ronda 1" in wholes[0], answers
+    assert len(refusals) == 1 and "Ese mensaje no es una jugada" in refusals[0], answers
+    move(table, players, url, rng)
+    players[1].wait_version(table.version)
+    pushed = players[1].messages[-1]
+    assert pushed.startswith(STAMP) and " colocó el " in pushed, pushed  # "Ana colocó el 1-6 a la izquierda."
+    assert " placed " in players[0].messages[-1]  # the other page: still English
