@@ -130,12 +130,17 @@ def test_a_turn_played_by_the_table_with_many_draws_reaches_every_page(make_serv
         assert shown(messages) == fresh_view(server, viewer)  # ...that leaves the page as a fresh one
 
 
-def test_a_page_that_asks_gets_the_whole_table(make_server):
+def two_connected(make_server):
+    """A Block table of two whose pages are connected, on a server whose clock stays still."""
     server = make_server(START_CLOCK=False)
     url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
     for player in players:
         player.connect()
-    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+    return url, players, server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+
+
+def test_a_page_that_asks_gets_the_whole_table(make_server):
+    url, players, table = two_connected(make_server)
     rng = random.Random(1)
     for _ in range(3):
         move(table, players, url, rng)
@@ -160,11 +165,7 @@ def test_a_page_that_asks_gets_the_whole_table(make_server):
 def test_a_page_switching_language_in_place_gets_its_pushes_in_it(make_server):
     """static/fichas.js switches language over the open socket (a reload on one's own turn cut it to
     5 s): later pushes are in the new language; a switch renders the table whole once a push at most."""
-    server = make_server(START_CLOCK=False)
-    url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
-    for player in players:
-        player.connect()
-    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+    url, players, table = two_connected(make_server)
     rng = random.Random(1)
     move(table, players, url, rng)
     players[1].wait_version(table.version)
