@@ -136,7 +136,9 @@ def two_connected(make_server):
     url, players = seat_up(server, "block", 2, ("Ana", "Bea"))
     for player in players:
         player.connect()
-    return url, players, server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+    wait_until(lambda: all(table.connected(seat) for seat in range(2)))  # each page has had its whole table
+    return url, players, table
 
 
 def test_a_page_that_asks_gets_the_whole_table(make_server):
