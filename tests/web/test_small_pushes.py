@@ -184,5 +184,5 @@ def test_a_page_switching_language_in_place_gets_its_pushes_in_it(make_server):
     move(table, players, url, rng)
     players[1].wait_version(table.version)
     pushed = players[1].messages[-1]
-    assert pushed.startswith(STAMP) and " colocó el " in pushed, pushed  # "Ana colocó el 1-6 a la izquierda."
-    assert " placed " in players[0].messages[-1]  # the other page: still English
+    assert pushed.startswith(STAMP) and "Le toca a " in pushed, pushed  # "Ana colocó el 1-6 … Le toca a Bea."
+    assert " to play." in players[0].messages[-1]  # the other page: still English
