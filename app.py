@@ -27,6 +27,7 @@ from web.proxies import TrustedProxies, networks
 from web.render import publish
 from web.routes import bp
 from web.seats import reclaim  # noqa: F401 (importing web.seats adds its routes to the blueprint)
+from web.serve import stop_promptly_on_term
 from web.socket import NotStarted, sock
 
 EVICT_EVERY_SECONDS = 60  # how often idle tables are looked for
@@ -106,6 +107,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = TrustedProxies(app.wsgi_app, proxies, app.config.get("PROXY_ADDRESSES", []))
     app.wsgi_app = TakeTurns(app.wsgi_app)  # a pipelined request waits for the others' turn
     app.extensions["fichas"] = start_live_parts(app)
+    stop_promptly_on_term(app.extensions["fichas"])
     return app
 
 

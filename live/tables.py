@@ -84,6 +84,8 @@ class Tables:
         self._registry_lock = threading.Lock()
         self.publish: Callable[[Table], None] = lambda table: None
         self.schedule: Callable[[str, float | None], None] = lambda table_id, due: None
+        # The server is stopping (SIGTERM): its pages going is no player leaving (S4 counts nothing).
+        self.stopping = False
 
     # -- finding tables --------------------------------------------------------
 
@@ -443,7 +445,7 @@ class Tables:
 
     def disconnect(self, table: Table, seat: int | None) -> None:
         """A websocket of `seat` closed; its last one makes the seat disconnected (S4)."""
-        if seat is None:
+        if seat is None or self.stopping:
             return
         with self.locked(table) as table:
             table.sockets[seat] = max(0, table.sockets[seat] - 1)

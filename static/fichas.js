@@ -3,6 +3,13 @@
 // the create form offers only the seat counts of the chosen game.
 (function () {
   var LATE_MS = 10000; // the last 10 s of a turn are shown in red
+  // A lost socket tries again after a random wait (so that the thousands of pages of a restarted
+  // server do not all come back in one second) that doubles with each try, but never past 8 s:
+  // htmx's own went up to 64 s, so after a 20 s outage pages came back up to 45 s after the server,
+  // past its restart grace (FICHAS_GRACE_SECONDS), and the table played their turns (restart test).
+  var RETRY_MAX_MS = 8000;
+  function retryDelay(tries) { return Math.random() * Math.min(RETRY_MAX_MS, 1000 * Math.pow(2, tries)); }
+  if (window.htmx) htmx.config.wsReconnectDelay = retryDelay;
   function arm(root) {
     (root.querySelectorAll ? root : document).querySelectorAll("[data-remaining-ms]").forEach(function (el) {
       if (!el.dataset.endsAt) el.dataset.endsAt = performance.now() + Number(el.dataset.remainingMs);
@@ -177,7 +184,7 @@
         && (newest || current.readyState === WebSocket.CLOSED)) {
       if (newest && Date.now() - openedAt > 10000) tries = 0;
       var wrapper = e.detail.socketWrapper;
-      var pause = Math.min(30000, 1000 * Math.pow(2, tries++)) * (0.5 + Math.random() / 2);
+      var pause = Math.min(RETRY_MAX_MS, 1000 * Math.pow(2, tries++)) * (0.5 + Math.random() / 2);
       clearTimeout(retry);
       retry = setTimeout(function () { if (down && !stopped && !leaving) wrapper.reconnect(); }, pause);
     }

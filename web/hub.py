@@ -27,6 +27,8 @@ except ImportError:
     PLAIN_SOCKETS = (sockets.socket,)
 PING_BATCH = 50  # connections pinged at once; the pinger rests between batches
 PING = b"\x89\x00"  # a websocket ping frame from the server: FIN, opcode 9, no payload (RFC 6455)
+# A close frame with code 1012, "service restart" (RFC 6455 7.4; IANA): browsers' htmx reconnects.
+RESTARTING = b"\x88\x02" + (1012).to_bytes(2, "big")
 
 
 @lru_cache(maxsize=16)
@@ -268,6 +270,11 @@ class Hub:
         """A snapshot of every connection."""
         with self._lock:
             return [c for group in self._by_table.values() for c in group]
+
+    def restarting(self) -> None:
+        """Tell every page the server is going (a close frame each, not what is queued): they come back."""
+        for connection in self.all():
+            connection.finish(RESTARTING)
 
     def close_all(self) -> None:
         """Close every connection (at shutdown)."""

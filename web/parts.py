@@ -24,6 +24,14 @@ class Fichas:
     sockets: OpenSockets  # websockets open at once, by client address
     jobs: list = field(default_factory=list)  # started workers with stop(): eviction, checkpoints, GC
 
+    def stopping(self) -> None:
+        """The server is stopping (SIGTERM): the tables stay as they are and every page is told to come
+        back. The clock plays no turn meanwhile, and no page's going counts as a disconnection (S4)."""
+        self.tables.stopping = True
+        self.clock.stop()
+        self.pinger.stop()
+        self.hub.restarting()
+
     def close(self) -> None:
         """Stop every background worker, close every websocket and the store (tests build many apps)."""
         self.clock.stop()

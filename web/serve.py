@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 
 
 def production_argv(host: str, port: str) -> list[str]:
@@ -17,3 +19,39 @@ def main() -> None:
     argv = production_argv(os.environ.get("FICHAS_HOST", "127.0.0.1"), os.environ.get("FICHAS_PORT", "8000"))
     print(f"Fichas on http://{argv[-2]} (Ctrl-C stops it)", flush=True)
     os.execv(sys.executable, argv)
+
+
+def stop_promptly_on_term(parts) -> None:
+    """In a gunicorn worker, SIGTERM (systemd, docker, `kill`) first tells every page to come back.
+
+    gunicorn's graceful stop then waits up to 30 s for every request to end, and a websocket never
+    ends by itself: the tables played on meanwhile (their clocks too), no page could come back, and
+    at 30 s the worker was killed. Now the sockets close at once (web/parts.py `stopping`), the worker
+    exits within a second or two, and the pages reconnect as soon as the server is back.
+    """
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        from gunicorn.workers.base import Worker
+    except ImportError:
+        return
+    if not isinstance(getattr(previous, "__self__", None), Worker):  # not in a worker (tests, `flask run`)
+        return
+
+    def on_term(signum, frame) -> None:
+        previous(signum, frame)  # the worker stops taking connections
+        soon(parts.stopping)  # out of the signal handler, which must not block
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
+def soon(work) -> None:
+    """Run `work` a moment later, beside the rest: a greenlet under gevent (a thread would block while
+    starting, which gevent refuses inside a signal handler), a thread otherwise."""
+    try:
+        from gevent import monkey, spawn
+    except ImportError:
+        monkey = None
+    if monkey is not None and monkey.is_module_patched("threading"):
+        spawn(work)
+    else:
+        threading.Thread(target=work, daemon=True).start()

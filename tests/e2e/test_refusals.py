@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
@@ -313,6 +314,30 @@ def test_a_proxy_that_lets_the_page_in_and_closes_at_once_is_tried_ever_more_slo
     # Pauses of 0.5-1, 1-2, 2-4 and 4-8 s: at most five tries in 12 s (a pause that started again at
     # each open made ten to twenty).
     assert 2 <= len(opened) - 1 <= 5, len(opened) - 1
+
+
+def test_after_a_long_outage_a_page_is_back_within_seconds_of_the_server(open_page, make_server):
+    """htmx's waits between tries doubled up to 64 s: after a 20 s outage, pages came back up to 45 s
+    after the server, past the restart's grace, and the table played their turns (restart test). The
+    waits stay random, so that a restarted server's pages do not all come back at once, but under 8 s."""
+    server = make_server(**seeded(BLOCK_SEED))
+    _, bea = sit_down(open_page, server, 2, variant="block", phones=())
+    page = bea.page
+    outage = Outage(page)
+    page.reload()
+    bea.wait_connected()
+    wait_first_push(page)
+    outage.start()
+    expect(page.locator("#connection")).to_be_visible()
+    waits = page.evaluate("[...Array(3000).keys()].map(n => htmx.config.wsReconnectDelay(1 + n % 12))")
+    assert max(waits) <= 8000 and max(waits) > 7000 and min(waits) < 500  # spread, and never long
+    page.wait_for_timeout(16_000)  # the server is down long enough for htmx's own waits to reach 16-32 s
+    tries = outage.refused
+    outage.down = False
+    back = time.monotonic()
+    expect(page.locator("#connection")).to_be_hidden(timeout=20_000)
+    assert time.monotonic() - back < 9, (tries, time.monotonic() - back)
+    expect(page.locator("#alerts")).to_contain_text("Connected again.")
 
 
 def test_the_one_who_loses_the_race_for_the_last_seat_is_told_why(open_page, make_server):
