@@ -1,4 +1,4 @@
-"""Stopping the production server as systemd, docker and `kill` do (SIGTERM) ends it promptly.
+"""Stopping the production server as systemd, docker and `kill` (SIGTERM) or Ctrl-C (SIGINT) do.
 
 gunicorn's graceful stop waited 30 s for websockets that never end: the tables played on (their clocks
 too) while no page could come back, and at 30 s the worker was killed (restart test). Now every page is
@@ -33,11 +33,12 @@ def clock_row(path) -> tuple:
         return db.execute("SELECT version, turn_started, deadline FROM tables").fetchone()
 
 
-def test_sigterm_tells_every_page_to_come_back_and_stops_within_seconds(production):
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])  # systemd, docker, kill; Ctrl-C
+def test_a_stop_tells_every_page_to_come_back_and_takes_seconds(production, stop):
     players = seated_table(production)
     before = clock_row(production.env["FICHAS_DB"])
     asked = time.monotonic()
-    production.process.send_signal(signal.SIGTERM)
+    production.process.send_signal(stop)
     production.process.wait(timeout=STOPPED_WITHIN)
     took = time.monotonic() - asked
     for player in players:
