@@ -212,19 +212,28 @@
   // Another language, on a table page whose socket is open: in place. A reload would be a
   // disconnection, and on the viewer's own turn cut it to 5 s (S4). The link's answer (this table's
   // page in that language; the link sets its cookie) gives the header, the title and the parts of
-  // <main>, whose element (the socket's) stays; the socket is then told, and sends the table whole
-  // in that language. Anything unexpected (another seat now, no answer): the link is followed.
+  // <main>, whose element (the socket's) stays, with the same sections open; the socket is then told,
+  // and sends the table whole in that language (the clocks and counts only the socket fills in). No
+  // answer (offline): the page stays as it is. Anything unexpected (another seat now): the link is
+  // followed. One switch at a time; the language shown already is no switch.
+  var switching = false;
   document.addEventListener("click", function (e) {
     var link = e.target.closest(".langs a[hreflang]");
     var main = document.querySelector("main.play[ws-connect]");
     if (!link || !main || !current || current.readyState !== WebSocket.OPEN || stopped || e.defaultPrevented
         || e.button || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
+    if (switching || link.getAttribute("aria-current") === "true") return;
+    switching = true;
     var lang = link.getAttribute("hreflang");
+    var open = Array.prototype.map.call(document.querySelectorAll("details[open][id]"), function (d) { return d.id; });
     fetch(link.href, {credentials: "same-origin"}).then(function (answer) {
-      if (!answer.ok) throw new Error(answer.status);
-      return answer.text();
+      return answer.ok ? answer.text() : Promise.reject(new Error(answer.status));
+    }, function () {
+      return null; // no answer: offline, or the server is away
     }).then(function (html) {
+      switching = false;
+      if (html === null) return;
       var page = new DOMParser().parseFromString(html, "text/html");
       var next = page.querySelector("main.play[ws-connect]"), header = page.querySelector("header.top");
       if (!next || !header || page.documentElement.lang !== lang || !current || current.readyState !== WebSocket.OPEN
@@ -239,6 +248,7 @@
       main.replaceChildren.apply(main, Array.prototype.slice.call(next.children).map(function (child) {
         return document.adoptNode(child);
       }));
+      open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
       // Never main itself: htmx would set it up again, and open a second socket.
       parts.push.apply(parts, main.children);
       parts.forEach(function (part) { htmx.process(part); htmx.trigger(part, "htmx:load", {elt: part}); });

@@ -46,6 +46,7 @@ class Pushed:
     line: tuple[int, int] = (0, 0)  # the line's tiles, and how many of them lie left of the opening one
     moves: int = 0  # moves of the round so far
     away: bool = False  # whether the host was away (a seat's #me shows who acts for them)
+    wholes: dict | None = None  # whole tables rendered for pages that switched language (render.send_whole)
 
 
 @dataclass

@@ -132,25 +132,43 @@ def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = 
     return html, me_key(context)
 
 
-def send_whole(connection, table: Table, tables: Tables, message: str | None = None) -> None:
+def send_whole(connection, table: Table, tables: Tables, message: str | None = None,
+               again: bool = False) -> None:
     """Send one page the whole table (it connected, or missed a push), with `message` in its #flash;
     later pushes follow this one.
 
     Once per push at most (asking again before the next push gets nothing more: a page cannot
     make the table render for it in a loop), and never a seat's hand to a page whose seat changed hands.
+    `again`: the page switched language in place (web/socket.py), and gets it all the same; each
+    render of this push is kept for the next switch, so switching back and forth renders nothing twice.
     """
-    seq = pushed_of(table).seq
-    if connection.whole_at == seq:
+    pushed = pushed_of(table)
+    if connection.whole_at == pushed.seq and not again:
         return
     if not still_holds(table, connection):
         connection.close()
         return
     holder = getattr(connection, "holder", None)
-    html, context = whole_page(table, tables, connection.seat, message=message, holder=holder)
+    if again:
+        kept_wholes = pushed.wholes = pushed.wholes or {}  # none until a page switches: no object a push
+        made = kept_wholes.get((connection.seat, current_language(), holder))
+        if made is None:
+            made = kept_wholes[connection.seat, current_language(), holder] = whole_made(
+                table, tables, connection.seat, None, holder)
+    else:
+        made = whole_made(table, tables, connection.seat, message, holder)
+    html, key, unseen = made
     if connection.send(html):
-        connection.me_key, connection.unseen = me_key(context), unseen_of(context["panel"])
+        connection.me_key, connection.unseen = key, unseen
         connection.waiting = None  # its next push works out its #me again
-        connection.seq = connection.whole_at = seq
+        connection.seq = connection.whole_at = pushed.seq
+
+
+def whole_made(table: Table, tables: Tables, seat: int | None, message: str | None,
+               holder: str | None) -> tuple[str, tuple, bytes | None]:
+    """A page's whole table (whole_page), the key of its #me and its unseen counts."""
+    html, context = whole_page(table, tables, seat, message=message, holder=holder)
+    return html, me_key(context), unseen_of(context["panel"])
 
 
 def whole_page(table: Table, tables: Tables, seat: int | None, oob: bool = False,

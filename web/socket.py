@@ -283,12 +283,14 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
                     time.sleep(0)
                     continue
                 if message in SWITCHES and SWITCHES[message] in current_app.config["LANGUAGES"]:
-                    # The page shows the table as its switch's answer rendered it: a push since, in the
-                    # old language, is made good (once a push at most, as a refresh: no render in a loop).
-                    connection.lang = SWITCHES[message]
-                    speak_from_now(current_app, connection.lang)
-                    with live.tables.locked(table) as table:
-                        send_whole(connection, table, live.tables)
+                    # The page shows its switch's answer, a page as HTTP renders it (no clock, no unseen
+                    # counts: the socket's whole table fills them), and a push since may have come in
+                    # the old language: the whole table, in the new one (kept a push: no render in a loop).
+                    if SWITCHES[message] != connection.lang:
+                        connection.lang = SWITCHES[message]
+                        speak_from_now(current_app, connection.lang)
+                        with live.tables.locked(table) as table:
+                            send_whole(connection, table, live.tables, again=True)
                     time.sleep(0)
                     continue
                 refused, moved_at = websocket_action(live.tables, table, seat, message, moved_at)

@@ -64,6 +64,16 @@ def test_switching_language_on_ones_own_turn_keeps_the_socket_and_the_whole_turn
     assert page.title() == "● Din tur — Fichas"
     assert not page.locator("#prompt .cut-short").count()
     assert table.clock.deadline == deadline and not table.clock.cut_short() and opened == []
+    # Switched again before anything moved (a wrong language tapped first): the clocks and the unseen
+    # counts, which only the socket fills in, are there still; so is the open list of shortcuts.
+    page.locator("#shortcuts summary").click()
+    for lang, turn in (("es", "Te toca"), ("da", "Din tur")):
+        page.locator(f".langs a[hreflang={lang}]").click()
+        expect(page.locator("#prompt")).to_contain_text(turn)
+        expect(page.locator("#prompt .clock")).to_have_text(re.compile(r"^\d+$"))
+        expect(page.locator("#unseen dd")).to_have_count(7)
+        expect(page.locator("#shortcuts")).to_have_attribute("open", "")
+    assert opened == [] and not table.clock.cut_short()
     # It plays on: its move is answered over the same socket, in Danish, and the other page is still English.
     page.locator("#me .tile-btn.fits").first.click()
     expect(page.locator("#prompt")).to_contain_text("Venter på din tur.")

@@ -166,7 +166,7 @@ def test_a_page_that_asks_gets_the_whole_table(make_server):
 
 def test_a_page_switching_language_in_place_gets_its_pushes_in_it(make_server):
     """static/fichas.js switches language over the open socket (a reload on one's own turn cut it to
-    5 s): later pushes are in the new language; a switch renders the table whole once a push at most."""
+    5 s): it gets the table whole in the new language (its clocks and counts), and later pushes."""
     url, players, table = two_connected(make_server)
     rng = random.Random(1)
     move(table, players, url, rng)
@@ -176,11 +176,15 @@ def test_a_page_switching_language_in_place_gets_its_pushes_in_it(make_server):
         players[1].socket.send(json.dumps({"action": "language", "lang": lang}, separators=(",", ":")))
     wait_until(lambda: any(m.startswith('<div id="flash"') for m in players[1].messages[count:]))
     time.sleep(0.3)
-    answers = players[1].messages[count:]  # the table whole in Spanish, once; then the refusal, in Spanish
+    answers = players[1].messages[count:]  # the table whole in each language; then the refusal, in Spanish
     wholes = [a for a in answers if a.lstrip().startswith('<section id="table"')]
     refusals = [a for a in answers if a.startswith('<div id="flash"')]
-    assert len(wholes) == 1 and "Ronda 1" in wholes[0], answers
+    assert len(wholes) == 3 and "Ronda 1" in wholes[0] and "Runde 1" in wholes[1], answers
+    assert wholes[2] == wholes[0]  # kept from the first: back and forth renders nothing twice
     assert len(refusals) == 1 and "Ese mensaje no es una jugada" in refusals[0], answers
+    players[1].socket.send(json.dumps({"action": "language", "lang": "es"}, separators=(",", ":")))
+    time.sleep(0.3)
+    assert len(players[1].messages) == count + len(answers)  # the language it speaks already: nothing
     move(table, players, url, rng)
     players[1].wait_version(table.version)
     pushed = players[1].messages[-1]
