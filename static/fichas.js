@@ -41,8 +41,16 @@
   // networks): reconnect, which brings the table afresh.
   var unanswered = null;
   var stopped = false; // the server closed this page's socket for good (below)
+  // A move sent as the connection died (the server stopped, the network went) may never have
+  // reached the table: if the table is as it was when the move left, the page says so once it is
+  // back, in #flash (a11y.js says it), rather than showing the tile back in the hand without a word.
+  var inFlight = null, lost = null; // the table's version a move unanswered so far was sent on
+  var lostSaid = null; // ... said in #flash: gone with the next move
+  function version() { var t = document.getElementById("table"); return t && t.dataset.version; }
   document.addEventListener("htmx:wsAfterSend", function (e) {
     var socket = e.detail.socketWrapper;
+    inFlight = version();
+    if (lostSaid) lostSaid.remove();
     clearTimeout(unanswered);
     unanswered = setTimeout(function () {
       if (stopped) return;
@@ -51,7 +59,19 @@
       socket.reconnect();
     }, 4000);
   });
-  document.addEventListener("htmx:wsAfterMessage", function () { clearTimeout(unanswered); });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    clearTimeout(unanswered);
+    inFlight = null;
+    var flash = document.getElementById("flash"), c = document.getElementById("connection");
+    if (lost !== null && lost === version() && flash && c && !flash.textContent.trim()) {
+      lostSaid = document.createElement("p");
+      lostSaid.className = "flash-error";
+      lostSaid.textContent = c.dataset.lost;
+      flash.appendChild(lostSaid);
+    }
+    lost = null;
+  });
+  document.addEventListener("htmx:wsClose", function () { if (inFlight !== null) lost = inFlight; inFlight = null; });
   // A push that sends only what changed starts with its stamp (#version, web/pieces.py) and follows
   // the push numbered one less. A page that did not get that one (or showed an older answer
   // since) applies nothing of it and asks for the whole table instead. Each push's numbers are

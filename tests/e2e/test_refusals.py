@@ -340,6 +340,41 @@ def test_after_a_long_outage_a_page_is_back_within_seconds_of_the_server(open_pa
     expect(page.locator("#alerts")).to_contain_text("Connected again.")
 
 
+def test_a_move_lost_as_the_connection_died_is_said_once_the_page_is_back(open_page, make_server):
+    """A move sent as the server stopped never reached the table: the page came back with the tile in
+    the hand and not a word (restart test). It now says so, and the move can be made again."""
+    server = make_server(**seeded(BLOCK_SEED))  # Bea opens with 6-6
+    ana, bea = sit_down(open_page, server, 2, variant="block", phones=())
+    page, version, dropped = bea.page, bea.version(), []
+
+    def connect(page_side: WebSocketRoute) -> None:
+        table = page_side.connect_to_server()
+
+        def forward(message) -> None:
+            if not dropped and '"action"' in str(message) and "play" in str(message):
+                dropped.append(message)  # lost on its way: the connection dies with it
+                page_side.close(code=1011)
+                table.close()
+                return
+            table.send(message)
+        page_side.on_message(forward)
+
+    page.route_web_socket(re.compile(r"/t/[\w.-]+/ws$"), connect)
+    page.reload()
+    bea.wait_connected()
+    wait_first_push(page)
+    page.locator("#me button.tile-btn.fits").click()
+    told = "Your last move did not reach the table: make it again."
+    expect(page.locator("#flash")).to_contain_text(told, timeout=15_000)
+    expect(page.locator("#alerts")).to_contain_text(told)  # said too
+    assert dropped and server_version(server, ana.page) == version
+    page.locator("#me button.tile-btn.fits").click()  # and made again
+    for player in (ana, bea):
+        player.wait_version(version + 1)
+        assert player.line() == ["6-6"]
+    expect(page.locator("#flash")).not_to_contain_text(told)
+
+
 def test_the_one_who_loses_the_race_for_the_last_seat_is_told_why(open_page, make_server):
     """Two friends press "Take seat 2" at once: the push of the other's join replaces the form (and
     its #flash) before the refusal comes back; it is shown and said all the same."""
