@@ -79,9 +79,10 @@ VERSION = re.compile(r'<(?:section id="table"[^>]*? data-version'
                      r'|input type="hidden" id="version" name="version" value)="(\d+)"')
 PHASE = re.compile(r'data-phase="(\w+)"')
 TURN = re.compile(r' data-turn="(\d*)"')  # the stamp (#version) of every push says whose turn it is
-FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits" data-tile="\d-\d" ws-send '
+# A tile just drawn (Draw) that fits is marked "drawn" too.
+FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits(?: drawn)?" data-tile="\d-\d" ws-send '
                          r"hx-vals='([^']*)'")
-FITS_LABEL = re.compile(r'<label class="tile-btn fits" data-tile="(\d-\d)"')
+FITS_LABEL = re.compile(r'<label class="tile-btn fits(?: drawn)?" data-tile="(\d-\d)"')
 # #me comes whole or in pieces (web/mine.py): the hand's tiles by id (start tags are enough to
 # tell which fit and what they send), a played tile deleted, the actions whole.
 HAND_TILE = re.compile(r'<(?:button type="button"|label|span) class="tile-btn[^"]*"'
