@@ -404,7 +404,8 @@ def test_a_missing_name_is_refused_in_the_page_s_language_and_said(open_page, ma
     link = Player(open_page(), "Ana").create(server.url, "block", 2, 100)
     friend = open_page()
     friend.goto(link)
-    friend.get_by_role("link", name="ES").click()  # Español
+    friend.get_by_role("link", name="ES").click()  # Español: in place, once its answer is in
+    expect(friend.locator("html")).to_have_attribute("lang", "es")
     friend.locator("#me form.join button").click()
     expect(friend.locator("#flash")).to_have_text("Escribe tu nombre.")
     expect(friend.locator("#alerts")).to_contain_text("Escribe tu nombre.")
