@@ -62,16 +62,21 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     clearTimeout(unanswered);
     inFlight = null;
-    var flash = document.getElementById("flash"), c = document.getElementById("connection");
-    if (lost !== null && lost === version() && flash && c && !flash.textContent.trim()) {
+    var c = document.getElementById("connection");
+    if (lost !== null && lost === version() && c) {
       lostSaid = document.createElement("p");
       lostSaid.className = "flash-error";
       lostSaid.textContent = c.dataset.lost;
-      flash.appendChild(lostSaid);
+      intoEmptyFlash(lostSaid);
     }
     lost = null;
   });
   document.addEventListener("htmx:wsClose", function () { if (inFlight !== null) lost = inFlight; inFlight = null; });
+  // A message put in #flash by the page itself, unless a refusal or another message is there.
+  function intoEmptyFlash(message) {
+    var flash = document.getElementById("flash");
+    if (flash && !flash.textContent.trim()) flash.appendChild(message);
+  }
   // A push that sends only what changed starts with its stamp (#version, web/pieces.py) and follows
   // the push numbered one less. A page that did not get that one (or showed an older answer
   // since) applies nothing of it and asks for the whole table instead. Each push's numbers are
@@ -175,7 +180,7 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     var flash = document.getElementById("flash");
     if (!cameWith || flash === cameWith[0]) return; // not swapped yet
-    if (flash && !flash.textContent.trim()) flash.appendChild(cameWith[1]);
+    intoEmptyFlash(cameWith[1]);
     cameWith = null;
   });
   // A page being left closes its socket too: that is no lost connection.
@@ -203,10 +208,10 @@
     if ((code === 1000 || code === 1001) && !leaving && !stopped
         && (newest || current.readyState === WebSocket.CLOSED)) {
       if (newest && Date.now() - openedAt > 10000) tries = 0;
-      var wrapper = e.detail.socketWrapper;
+      var closed = e.detail.socketWrapper;
       var pause = Math.min(RETRY_MAX_MS, 1000 * Math.pow(2, tries++)) * (0.5 + Math.random() / 2);
       clearTimeout(retry);
-      retry = setTimeout(function () { if (down && !stopped && !leaving) wrapper.reconnect(); }, pause);
+      retry = setTimeout(function () { if (down && !stopped && !leaving) closed.reconnect(); }, pause);
     }
     if (!newest || leaving) return;
     if (code === 1008 || code === 1009) {

@@ -104,8 +104,7 @@ def current_catalog():
 
 @bp.before_app_request
 def speak_the_viewer_s_language():
-    lang = viewer_language()
-    _speaking.now = (catalog_of(current_app._get_current_object(), lang), lang)
+    speak_from_now(current_app._get_current_object(), viewer_language())
 
 
 def speak_from_now(app: Flask, lang: str) -> None:

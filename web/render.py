@@ -151,10 +151,10 @@ def send_whole(connection, table: Table, tables: Tables, message: str | None = N
     holder = getattr(connection, "holder", None)
     if again:
         kept_wholes = pushed.wholes = pushed.wholes or {}  # none until a page switches: no object a push
-        made = kept_wholes.get((connection.seat, current_language(), holder))
+        viewer = (connection.seat, current_language(), holder)
+        made = kept_wholes.get(viewer)
         if made is None:
-            made = kept_wholes[connection.seat, current_language(), holder] = whole_made(
-                table, tables, connection.seat, None, holder)
+            made = kept_wholes[viewer] = whole_made(table, tables, connection.seat, None, holder)
     else:
         made = whole_made(table, tables, connection.seat, message, holder)
     html, key, unseen = made
