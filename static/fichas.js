@@ -237,7 +237,7 @@
   // Another language, on a table page whose socket is open: in place. A reload would be a
   // disconnection, and on the viewer's own turn cut it to 5 s (S4). The link's answer (this table's
   // page in that language; the link sets its cookie) gives the header, the title and the parts of
-  // <main>, whose element (the socket's) stays, with the same sections open; the socket is then told,
+  // <main>, whose element (the socket's) stays, with the same sections open and what the viewer typed; the socket is then told,
   // and sends the table whole in that language (the clocks and counts only the socket fills in). No
   // answer (offline): the page stays as it is. Anything unexpected (another seat now): the link is
   // followed. One switch at a time; the language shown already is no switch.
@@ -265,6 +265,8 @@
           || next.getAttribute("ws-connect") !== main.getAttribute("ws-connect") || next.dataset.you !== main.dataset.you) {
         throw new Error("not this page");
       }
+      var typed = Array.prototype.map.call(main.querySelectorAll("input[id]:not([readonly]):not([type=hidden])"),
+        function (input) { return {id: input.id, type: input.type, value: input.value, checked: input.checked}; });
       document.documentElement.lang = lang;
       document.title = page.title;
       main.dataset.turnTitle = next.dataset.turnTitle;
@@ -274,6 +276,10 @@
         return document.adoptNode(child);
       }));
       open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
+      typed.forEach(function (field) { // what the viewer typed, read when the answer came (not before: typing goes on)
+        var now = document.getElementById(field.id);
+        if (now && now.type === field.type) { if (field.type === "checkbox") now.checked = field.checked; else now.value = field.value; }
+      });
       // Never main itself: htmx would set it up again, and open a second socket.
       parts.push.apply(parts, main.children);
       parts.forEach(function (part) { htmx.process(part); htmx.trigger(part, "htmx:load", {elt: part}); });

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from helpers.pages import live_table
 
+from .players import Player
 from .test_seat_back import private_link, two_at_block
 
 
@@ -82,3 +83,19 @@ def test_switching_language_on_ones_own_turn_keeps_the_socket_and_the_whole_turn
     page.reload()  # remembered (the link set its cookie)
     expect(page.locator("html")).to_have_attribute("lang", "da")
     expect(page.locator("#hand")).to_have_attribute("aria-label", "Dine brikker")
+
+
+def test_a_name_typed_before_switching_language_is_kept(open_page, make_server):
+    """The switch replaced the join form with the fetched page's, empty: the name typed was lost."""
+    server = make_server()
+    link = Player(open_page(), "Ana").create(server.url, "block", 2, 100)
+    friend = open_page()
+    friend.goto(link)
+    friend.locator("#me form.join input[name=name]").fill("Bea")
+    friend.locator(".langs a[hreflang=es]").click()
+    expect(friend.locator("html")).to_have_attribute("lang", "es")
+    expect(friend.locator("#me form.join button")).to_contain_text("Sentarse")
+    expect(friend.locator("#me form.join input[name=name]")).to_have_value("Bea")
+    friend.locator("#me form.join button").click()
+    expect(friend.locator("main.play")).to_have_attribute("data-you", "1")
+    expect(friend.locator("#table")).to_contain_text("Bea")
