@@ -331,5 +331,21 @@
   document.addEventListener("change", function (e) {
     if (e.target.matches(".create input[name=variant]")) seatChoices();
   });
-  document.addEventListener("DOMContentLoaded", seatChoices);
+  // The create form's choices outlive a switch of language (a new page), for this tab only.
+  var KEPT = "fichas:create";
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest(".langs a[hreflang]"), form = document.querySelector("form.create");
+    if (!link || !form) return;
+    var data = new FormData(form);
+    data.delete("csrf_token");
+    try { sessionStorage.setItem(KEPT, new URLSearchParams(data).toString()); } catch (error) { /* storage off */ }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form.create"), kept = null;
+    try { kept = sessionStorage.getItem(KEPT); sessionStorage.removeItem(KEPT); } catch (error) { /* storage off */ }
+    if (form && kept) {
+      new URLSearchParams(kept).forEach(function (value, name) { if (form.elements[name]) form.elements[name].value = value; });
+    }
+    seatChoices();
+  });
 })();

@@ -12,7 +12,7 @@ from helpers import open_table
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ACCEPTS = "gzip, deflate, br, zstd"  # what Chromium sends
 ASSET = re.compile(r'<(?:link|script)\b[^>]*?(?:href|src)="(/static/[^"]+)"')
-PAGE_BUDGET = 38_100  # bytes for a cold table page: HTML, CSS, JS and icon, compressed; 37,614-37,745
+PAGE_BUDGET = 38_400  # bytes for a cold table page: HTML, CSS, JS and icon, compressed; 38,142 (session 37)
 # measured (with the table's random id) at the commit that set it. `git log -p` on this line tells
 # what each raise paid for.
 
