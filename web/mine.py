@@ -42,22 +42,25 @@ def me_key(context: dict) -> tuple:
     # in it would pass through the garbage collector's young passes. Only a frame's last part (the
     # names) may hold a "|": the parts cannot run into each other.
     names = handover if seat is not None else (handover, context["asked"])  # a spectator: its own request too
-    frame = f'{seat}|{len(context["players"])}|{context["host_away"]}|{names!r}'
+    frame = f'{seat}|{len(context["players"])}|{names!r}'
     if seat is None or not panel:  # a spectator's #me, or a seat's before the match: whole, by phase
-        return (f"{phase}|{frame}", None, None, (), None, None)
+        return (f'{phase}|{context["host_away"]}|{frame}', None, None, (), None, None)
     can, rnd = panel["can"], context["rnd"]
     acting = bool(can["act"])
+    # Who may start the next round shows in the prompt and the actions between rounds only: the host
+    # coming and going while a round is played must not send the whole #me (and wipe a tile being chosen).
+    starts = "" if phase == "playing" else seat == 0 or context["host_away"]
     ends = tuple(rnd["ends"]) if rnd and rnd["ends"] else ()
     two_ends = len(ends) == 2 and ends[0] != ends[1]
     # Each tile as one string, what its form shows ("3-5 left right both": a choice of two ends).
     # Tiles shown only (not one's turn) keep their key as the line's ends change, and so are not re-sent.
     hand = tuple([hand_tile_key(tile, two_ends, just_drawn(tile, panel)) for tile in panel["hand"]])
-    actions = f'{can.get("draw")}|{can.get("pass")}|{phase}'
+    actions = f'{can.get("draw")}|{can.get("pass")}|{phase}|{starts}'
     if not acting:  # waiting for one's turn; or between rounds, or the match over: this round's result
         if phase == "playing":
             prompt = TIMED_OUT.format(panel["timed_out"]) if panel["timed_out"] else WAITING
         else:
-            prompt = (phase, context["table"]["match_no"], rnd["number"])
+            prompt = (phase, context["table"]["match_no"], rnd["number"], starts)
         # One's own latest move, said in one's own words: kept until one's turn comes again, so that
         # others' moves in between send nothing for it. Its number in the round says which move it is.
         mine = panel["mine"]

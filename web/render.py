@@ -340,8 +340,7 @@ def waiting_key(table: Table, context: dict, seat: int | None) -> str | None:
     # #me shows them only then (mine.handover_shown).
     hand = " ".join([tile.text for tile in rnd.hands[seat]])  # a list: join makes one of a generator
     # One string, not a tuple: kept from push to push, a tuple would pass the collector's young pass.
-    players, away = len(context["players"]), context["host_away"]
-    return f"{table.match_no}|{rnd.number}|{hand}|{players}|{away}"
+    return f'{table.match_no}|{rnd.number}|{hand}|{len(context["players"])}'
 
 
 def unseen_of(panel: dict | None) -> bytes | None:

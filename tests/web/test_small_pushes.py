@@ -190,3 +190,36 @@ def test_a_page_switching_language_in_place_gets_its_pushes_in_it(make_server):
     pushed = players[1].messages[-1]
     assert pushed.startswith(STAMP) and "Le toca a " in pushed, pushed  # "Ana colocó el 1-6 … Le toca a Bea."
     assert " to play." in players[0].messages[-1]  # the other page: still English
+
+
+def test_the_host_coming_and_going_mid_round_leaves_the_player_to_move_its_hand(make_server):
+    """The host's presence was part of every #me's frame: the host's page closing sent the player to
+    move a whole #me, whose new hand wiped the tile being chosen (an accessibility audit). It shows
+    in #me between rounds only, where whoever may start the next one is told so."""
+    server = make_server(START_CLOCK=False)
+    url, players = seat_up(server, "block", 3, ("Ana", "Bea", "Cai"))
+    for player in players:
+        player.connect()
+    table = server.app.extensions["fichas"].tables.get(url.rsplit("/", 1)[1])
+    wait_until(lambda: all(table.connected(seat) for seat in range(3)))
+    rng = random.Random(2)
+    while table.match.round.turn == 0:
+        move(table, players, url, rng)
+    mover = players[table.match.round.turn]
+    mover.wait_version(table.version)
+    for going in (True, False):
+        count = len(mover.messages)
+        if going:
+            players[0].close()
+        else:
+            players[0].connect()
+        wait_until(lambda going=going, count=count: table.connected(0) is not going and len(mover.messages) > count)
+        time.sleep(0.2)  # every push of it
+        pushed = "".join(mover.messages[count:])
+        assert 'id="me"' not in pushed and 'id="hand"' not in pushed and 'id="h-' not in pushed, pushed
+    while table.phase == "playing":  # to the round's end, then the host away again
+        move(table, players, url, rng)
+    mover.wait_version(table.version)
+    assert "Start the next round now" not in shown(mover.messages)
+    players[0].close()
+    wait_until(lambda: "Start the next round now" in shown(mover.messages))
