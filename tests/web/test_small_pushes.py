@@ -213,7 +213,8 @@ def test_the_host_coming_and_going_mid_round_leaves_the_player_to_move_its_hand(
             players[0].close()
         else:
             players[0].connect()
-        wait_until(lambda going=going, count=count: table.connected(0) is not going and len(mover.messages) > count)
+        wait_until(lambda going=going, count=count:
+                   table.connected(0) is not going and len(mover.messages) > count)
         time.sleep(0.2)  # every push of it
         pushed = "".join(mover.messages[count:])
         assert 'id="me"' not in pushed and 'id="hand"' not in pushed and 'id="h-' not in pushed, pushed
