@@ -175,7 +175,15 @@
     restoreFocus();
   });
   document.addEventListener("htmx:afterSwap", refusals);
-  document.addEventListener("fichas:refused", refusals); // an answer's #flash (web/routes.py flash_answer)
+  // An answer's #flash (web/render.py flash_answer); a name refused: its field marked and focused.
+  document.addEventListener("fichas:refused", function (e) {
+    refusals();
+    var field = e.detail && e.detail.field && document.getElementById(e.detail.field);
+    if (field) { field.setAttribute("aria-invalid", "true"); field.focus(); }
+  });
+  document.addEventListener("input", function (e) {
+    if (e.target.closest && e.target.closest("#me") && e.target.getAttribute("aria-invalid")) e.target.removeAttribute("aria-invalid");
+  });
 
   // -- single-key shortcuts -----------------------------------------------------------------
   function shortcutsOn() {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Flask, Response, current_app
 from markupsafe import Markup
 
@@ -408,9 +410,14 @@ def flash_alone(message: str) -> str:
     return current_app.jinja_env.get_template("_flash_box.html").render(message=message, alone=True)
 
 
-def flash_answer(message: str, status: int) -> Response:
+NAME_REFUSALS = frozenset({"no_name", "name_long", "name_control", "name_taken"})  # about the name typed
+
+
+def flash_answer(message: str, status: int, field: str | None = None) -> Response:
     """A refusal for htmx to show in the #flash the page has when the answer comes: a push may have
     replaced the form's #me meanwhile (the race for the last seat), and its old #flash with it.
-    htmx then tells the page's body, where static/a11y.js hears it (the form is gone)."""
+    htmx then tells the page's body, where static/a11y.js hears it (the form is gone), and which
+    field (its id) was refused: it is marked invalid and focused, as the home page's form does."""
+    told = json.dumps({"fichas:refused": {"field": field}}) if field else "fichas:refused"
     return Response(flash_alone(message), status, mimetype="text/html",
-                    headers={"HX-Reswap": "none", "HX-Trigger-After-Swap": "fichas:refused"})
+                    headers={"HX-Reswap": "none", "HX-Trigger-After-Swap": told})

@@ -14,20 +14,21 @@ from game.errors import GameError
 from live.table import SeatRefused, Table
 
 from .parts import fichas
-from .render import flash_answer
+from .render import NAME_REFUSALS, flash_answer
 from .routes import STATUS, bp, load_table
 from .security import SEAT_COOKIE, browser_id, my_seat, says, seat_cookie, share_url
 
 REFUSED_STATUS = {"link": 403, "not_host": 403, "no_seat": 403, "seat": 400}  # any other code: 409
 
 
-def refused(error: GameError) -> Response:
-    """A refusal for htmx to show in #flash."""
+def refused(error: GameError, name_field: str | None = None) -> Response:
+    """A refusal for htmx to show in #flash (`name_field`: the id of the form's name field, marked if
+    the name was refused)."""
     if isinstance(error, SeatRefused):
         message, status = says(error.code, **error.facts), REFUSED_STATUS.get(error.code, 409)
     else:
         message, status = says(error.why, **error.facts), STATUS.get(error.code, 409)
-    return flash_answer(message, status)
+    return flash_answer(message, status, name_field if error.why in NAME_REFUSALS else None)
 
 
 @bp.post("/t/<table_id>/seat-link")
@@ -73,7 +74,7 @@ def ask(table_id: str):
     try:
         secret = fichas().tables.ask(table, request.form.get("name", ""), browser=browser_id())
     except GameError as error:
-        return refused(error)
+        return refused(error, "ask-name")
     # Reload: the page's websocket then carries the new cookie, and is moved to the seat once given.
     response = make_response("", 204)
     response.headers["HX-Redirect"] = url_for(".show_table", table_id=table.id)

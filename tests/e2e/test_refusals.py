@@ -395,6 +395,7 @@ def test_the_one_who_loses_the_race_for_the_last_seat_is_told_why(open_page, mak
     held[0].continue_()
     expect(cai.locator("#flash")).to_contain_text("Every seat is taken: you can watch this table.")
     expect(cai.locator("#alerts")).to_contain_text("Every seat is taken")
+    assert not cai.locator("[aria-invalid]").count()  # not the name's fault
 
 
 def test_a_missing_name_is_refused_in_the_page_s_language_and_said(open_page, make_server):
@@ -410,7 +411,12 @@ def test_a_missing_name_is_refused_in_the_page_s_language_and_said(open_page, ma
     expect(friend.locator("#flash")).to_have_text("Escribe tu nombre.")
     expect(friend.locator("#alerts")).to_contain_text("Escribe tu nombre.")
     expect(friend.locator("#join-name")).to_have_attribute("aria-describedby", "flash")
+    # Marked and focused, as the home page's form does (an accessibility audit: focus stayed on the button).
+    expect(friend.locator("#join-name")).to_have_attribute("aria-invalid", "true")
+    expect(friend.locator("#join-name")).to_be_focused()
     expect(friend.locator("main.play")).to_have_attribute("data-you", "")
+    friend.keyboard.type("Bea")
+    expect(friend.locator("#join-name")).not_to_have_attribute("aria-invalid", "true")
 
 
 def test_a_name_with_emoji_is_taken_whole_and_too_long_a_name_is_refused_not_cut(open_page, make_server):
