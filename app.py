@@ -51,7 +51,8 @@ def env_config() -> dict:
               "JOINS_PER_MINUTE": int(env.get("FICHAS_JOINS_PER_MINUTE", 120)),
               "SEAT_CHANGES_PER_MINUTE": int(env.get("FICHAS_SEAT_CHANGES_PER_MINUTE", 20)),
               "SOCKETS_PER_CLIENT": int(env.get("FICHAS_SOCKETS_PER_CLIENT", 300)),
-              "CONNECTS_PER_SECOND": int(env.get("FICHAS_CONNECTS_PER_SECOND", 20))}
+              "CONNECTS_PER_SECOND": int(env.get("FICHAS_CONNECTS_PER_SECOND", 20)),
+              "REQUESTS_PER_CLIENT": int(env.get("FICHAS_REQUESTS_PER_CLIENT", 8))}
     if "FICHAS_DB" in env:
         config["DATABASE"] = env["FICHAS_DB"]
     if shard := env.get("FICHAS_SHARD", ""):

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -195,6 +197,58 @@ def test_pipelined_requests_on_one_connection_do_not_hold_up_other_tables(produc
         for player in players:
             player.close()
     assert pipeliner.answered >= Pipeliner.REQUESTS  # it was served too, in its turn
+    assert len(latencies) >= 10, latencies
+    assert max(latencies) < MOVE_WITHIN, [round(s, 3) for s in latencies]
+    assert production.workers() == [production.worker], production.log()
+
+
+# One address keeping many requests going at once, each on a keep-alive connection of its own (a process
+# of its own, at the lowest priority, so that only the server's work is measured): how many were answered.
+MANY_REQUESTS = r"""
+import os, selectors, socket, sys, time
+os.nice(19)
+port, count, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+chooser, answered = selectors.DefaultSelector(), 0
+for _ in range(count):
+    conn = socket.socket()
+    conn.bind(("127.0.0.2", 0))  # another client address than the players'
+    conn.connect(("127.0.0.1", port))
+    conn.sendall(request)
+    chooser.register(conn, selectors.EVENT_READ, [b""])
+end = time.monotonic() + seconds
+while time.monotonic() < end:
+    for key, _ in chooser.select(0.1):
+        key.data[0] += key.fileobj.recv(1 << 16)
+        head, _, body = key.data[0].partition(b"\r\n\r\n")
+        size = [int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length:")]
+        if size and len(body) >= size[0]:  # answered: the next one at once
+            key.data[0] = body[size[0]:]
+            answered += 1
+            key.fileobj.sendall(request)
+print(answered)
+"""
+
+
+def test_one_address_keeping_hundreds_of_requests_going_does_not_hold_up_other_tables(production):
+    """Every request being served is a greenlet the moves wait behind: one address keeping 300 going held
+    every table's moves up to 1.6 s (a red team); 900 here, 0.65 s each move. An address has 8 served
+    at once (FICHAS_REQUESTS_PER_CLIENT); the rest wait."""
+    players = seated_table(production)
+    try:
+        flood = subprocess.Popen([sys.executable, "-c", MANY_REQUESTS, str(production.port), "900",
+                                  str(FLOOD_SECONDS)], stdout=subprocess.PIPE, text=True)
+        started = time.monotonic()
+        time.sleep(0.5)  # its connections are open
+        latencies = []
+        while time.monotonic() - started < FLOOD_SECONDS:
+            latencies.append(timed_move(players))
+        answered = int(flood.communicate(timeout=30)[0])
+    finally:
+        for player in players:
+            player.close()
+    assert answered >= 100  # it was served too, in its turn
     assert len(latencies) >= 10, latencies
     assert max(latencies) < MOVE_WITHIN, [round(s, 3) for s in latencies]
     assert production.workers() == [production.worker], production.log()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 import time
 
 import requests
@@ -10,6 +11,7 @@ from wsclient import RawClient
 
 from helpers import Browser, open_table
 from helpers.pages import handshake_status, seat_secret, seat_up, wait_until
+from web.limits import ClientTurns
 
 
 def create(browser: Browser, name: str = "Ana"):
@@ -121,3 +123,35 @@ def test_a_client_reconnecting_in_a_loop_gets_a_429_before_the_handshake(make_se
     wait_until(lambda: hub.count() == 0)  # the refused one never reached the table
     monkeypatch.setattr(time, "monotonic", lambda: now + 1)
     assert handshake_status(server.url, url + "/ws", origin) == 101  # a second later
+
+
+def test_one_address_has_its_few_requests_served_at_once_and_the_rest_wait_their_turn():
+    """ClientTurns (FICHAS_REQUESTS_PER_CLIENT): past the limit an address's requests wait, others' do not;
+    an address with nothing left is forgotten; websockets are never held (each is open for hours)."""
+    entered, release = [], threading.Event()
+
+    def slow_app(environ, start_response):
+        entered.append(environ["REMOTE_ADDR"])
+        release.wait(5)
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    turns = ClientTurns(slow_app, 2)
+
+    def request(address: str, **headers) -> threading.Thread:
+        environ = {"REMOTE_ADDR": address, **headers}
+        thread = threading.Thread(target=lambda: list(turns(environ, lambda *a: None)), daemon=True)
+        thread.start()
+        return thread
+
+    threads = [request("192.0.2.1") for _ in range(3)]
+    wait_until(lambda: len(entered) == 2)
+    threads.append(request("192.0.2.9"))  # another household: at once
+    threads.append(request("192.0.2.1", HTTP_UPGRADE="websocket"))  # a websocket: at once
+    wait_until(lambda: len(entered) == 4)
+    time.sleep(0.1)
+    assert sorted(entered) == ["192.0.2.1"] * 3 + ["192.0.2.9"]  # the third plain request still waits
+    release.set()
+    for thread in threads:
+        thread.join(5)
+    assert len(entered) == 5 and not turns._turns
