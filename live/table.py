@@ -168,6 +168,18 @@ def clean_name(name) -> str:
     return name
 
 
+def plain_number(value, digits: int = 9) -> int | None:
+    """A whole number as our pages write one (ASCII digits, at most `digits`; an int as it is), or None.
+
+    int() also reads "٣" (an Arabic-Indic three), "1_0_0", " 7 " and "-0", which no page sends.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= digits:
+        return int(value)
+    return None
+
+
 def check_settings(variant: str, seats: int, target: int) -> None:
     """The host's choices (the rules page, T11), or BadInput."""
     get_variant(variant).check_seats(seats)

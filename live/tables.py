@@ -35,6 +35,7 @@ from .table import (
     check_settings,
     clean_name,
     hash_secret,
+    plain_number,
 )
 from .turnclock import Timing, TurnClock
 
@@ -327,11 +328,8 @@ class Tables:
                 raise SeatRefused("not_host")
             if table.phase not in HANDOVER_PHASES:
                 raise SeatRefused("phase")
-            try:
-                seat = int(seat)
-            except (TypeError, ValueError):
-                raise SeatRefused("seat") from None
-            if not 0 <= seat < len(table.players) or seat == by:
+            seat = plain_number(seat)
+            if seat is None or not 0 <= seat < len(table.players) or seat == by:
                 raise SeatRefused("seat")
             if table.connected(seat):
                 raise SeatRefused("connected", name=table.players[seat])
@@ -460,10 +458,9 @@ class Tables:
     # -- internals -------------------------------------------------------------
 
     def _check_version(self, table: Table, version) -> None:
-        try:
-            version = int(version)
-        except (TypeError, ValueError):
-            raise BadInput("The action has no valid version.", "bad_version") from None
+        version = plain_number(version, 18)
+        if version is None:
+            raise BadInput("The action has no valid version.", "bad_version")
         if not table.play_version <= version <= table.version:  # seats changing hands change no play
             raise StaleVersion("The table changed just before your move arrived: look again, then play.")
 

@@ -24,7 +24,7 @@ from game.errors import BadInput, GameError, StaleVersion
 from game.match import DEFAULT_TARGET, TARGETS
 from game.variants import DEFAULT_VARIANT, VARIANTS
 from game.views import shown_name, variant_menu
-from live.table import NAME_FIELD_MAX, Table, clean_name
+from live.table import NAME_FIELD_MAX, Table, clean_name, plain_number
 
 from .i18n import current_language
 from .mine import Mine
@@ -204,9 +204,9 @@ def record(table_id: str):
     """The current match's record, or with ?match=N that of the table's match N (earlier ones too)."""
     table = load_table(table_id)
     wanted = request.args.get("match")
-    if wanted is not None and not (wanted.isascii() and wanted.isdigit() and len(wanted) <= 9):
+    match_no = None if wanted is None else plain_number(wanted)
+    if wanted is not None and match_no is None:
         abort(400, says("match_number"))
-    match_no = None if wanted is None else int(wanted)
     data = fichas().tables.record(table, match_no)
     if data is None:
         abort(404, says("no_match", number=match_no))
@@ -273,10 +273,7 @@ def read_create_form() -> tuple[dict, dict]:
         errors["variant"] = says("unknown_variant")
     seat_counts = sorted({n for v in VARIANTS.values() for n in v.seat_choices})
     for field, allowed in (("seats", seat_counts), ("target", TARGETS)):
-        try:
-            form[field] = int(form.get(field, ""))
-        except ValueError:
-            form[field] = None
+        form[field] = plain_number(form.get(field, ""), 3)
         if form[field] not in allowed:
             errors[field] = (_("Choose %(choices)s seats.", choices=in_words([str(n) for n in seat_counts]))
                              if field == "seats" else says("target"))

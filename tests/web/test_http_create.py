@@ -60,11 +60,20 @@ def test_t11_target_choices(app, new_browser):
     assert [int(t) for t in re.findall(r'<option value="(\d+)"', targets)] == list(range(50, 501, 50))
     for target in ("50", "500"):
         assert create(new_browser(), target=target).status_code == 303
-    for target in ("75", "550", "0", "-50", "100.0", ""):
+    # int() reads the last three as 100: no menu of ours sends them (a red team).
+    for target in ("75", "550", "0", "-50", "100.0", "", "1_0_0", "\u0661\u0660\u0660", " 100"):
         response = create(new_browser(), target=target)
         assert response.status_code == 400, target
         assert_message_next_to(response.get_data(as_text=True), "target", "target")
     assert [row[0] for row in db_rows(app, "SELECT target FROM tables ORDER BY target")] == [50, 500]
+
+
+@pytest.mark.parametrize("seats", ["\u0663", "3 ", "+3", "0_3"])
+def test_seats_written_otherwise_than_the_menu_does_are_refused(app, new_browser, seats):
+    response = create(new_browser(), seats=seats)
+    assert response.status_code == 400
+    assert_message_next_to(response.get_data(as_text=True), "seats", "seats")
+    assert table_count(app) == 0
 
 
 def test_s1_creator_is_host_at_seat_zero(app, new_browser):
