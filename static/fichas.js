@@ -170,19 +170,23 @@
     e.preventDefault();
     document.dispatchEvent(new CustomEvent("fichas:connection", {detail: {down: true}})); // said again
   });
-  // A message the page came with (how its seat was lost while it was away: web/seats.py) stays
-  // when the socket's first whole table, sent as it connects, swaps #me and its empty #flash in.
-  var cameWith = null; // [the #flash it came in, a copy of the message]
-  document.addEventListener("DOMContentLoaded", function () {
+  // How this page's seat was lost while it was away (web/routes.py lost_seat), come with the page or
+  // with the socket's first whole table, stays through the whole #me later pushes swap in with an
+  // empty #flash (a seat changing hands, someone coming back), until the viewer does something.
+  var kept = null, opened = false; // a copy of the message; the socket has just opened
+  function keep() {
     var message = document.querySelector("#flash .flash-error");
-    if (message) cameWith = [message.parentNode, message.cloneNode(true)];
-  });
+    if (message && message !== lostSaid) kept = message.cloneNode(true);
+  }
+  document.addEventListener("DOMContentLoaded", keep);
+  document.addEventListener("htmx:wsOpen", function () { opened = true; });
   document.addEventListener("htmx:wsAfterMessage", function () {
-    var flash = document.getElementById("flash");
-    if (!cameWith || flash === cameWith[0]) return; // not swapped yet
-    intoEmptyFlash(cameWith[1]);
-    cameWith = null;
+    if (opened && !kept) keep();
+    opened = false;
+    if (kept) intoEmptyFlash(kept.cloneNode(true));
   });
+  document.addEventListener("htmx:wsAfterSend", function () { kept = null; });
+  document.addEventListener("htmx:beforeRequest", function () { kept = null; });
   // A page being left closes its socket too: that is no lost connection.
   var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
