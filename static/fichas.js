@@ -331,6 +331,16 @@
       option.disabled = allowed.indexOf(option.value) < 0;
     });
     if (select.selectedOptions[0].disabled) select.value = chosen.dataset.defaultSeats;
+    // Its hint is Partnership's (always 4 players): shown, and describing the field, for it alone.
+    var hint = document.getElementById("seats-hint"), fixed = allowed.length === 1;
+    if (!hint) return;
+    hint.hidden = !fixed;
+    var described = (select.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+      return id && id !== "seats-hint";
+    });
+    if (fixed) described.unshift("seats-hint");
+    if (described.length) select.setAttribute("aria-describedby", described.join(" "));
+    else select.removeAttribute("aria-describedby");
   }
   document.addEventListener("change", function (e) {
     if (e.target.matches(".create input[name=variant]")) seatChoices();

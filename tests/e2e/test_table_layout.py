@@ -360,8 +360,13 @@ def test_the_smaller_points_of_issue_10(people, make_server, chromium):
     seats = page.locator("select[name=seats]")
     page.locator("input[name=variant][value=partnership]").check()
     assert seats.evaluate(ENABLED) == ["4"]
+    expect(page.locator("#seats-hint")).to_be_visible()
+    expect(seats).to_have_attribute("aria-describedby", "seats-hint")
     page.locator("input[name=variant][value=block]").check()
     assert seats.evaluate(ENABLED) == ["2", "3", "4"]
+    # Partnership's hint (always 4 players) no longer says so under Block's choice (a play-test).
+    expect(page.locator("#seats-hint")).to_be_hidden()
+    assert seats.get_attribute("aria-describedby") is None
 
     # Two long names on a 360 px phone: nothing sticks out sideways.
     host.name, guest.name = "Maximiliana Wolfeschlege", "Bartholomew Fitzwilliams"
