@@ -194,13 +194,14 @@ def test_s4_a_turn_cut_short_by_time_away_is_announced_with_the_seconds_really_l
     mover.page.goto(url)
     # Its prompt says why the turn is so short (read at once: the turn lasts 5 s).
     expect(mover.page.locator("#prompt")).to_contain_text(
-        "Your page was away during this turn (a reload, or a lost connection): it was cut to 5 seconds.")
+        "Your seat had no page open for a moment of this turn (a reload, a lost connection, or a move to another"
+        " device): the turn was cut to 5 seconds.")
     expect(mover.page.locator("#me .clock.late")).to_be_visible()
     expect(mover.page.locator("#announcer")).to_contain_text(re.compile(r"[1-5] seconds? left on your clock"))
     heard = mover.page.evaluate("window.heard")
     assert not any("10 seconds" in sentence for sentence in heard)
     # Back on its turn, the page says so, and why it is short, before the seconds left (it said only those).
-    turn = [i for i, s in enumerate(heard) if "it was cut to 5 seconds. Your turn:" in s]
+    turn = [i for i, s in enumerate(heard) if "the turn was cut to 5 seconds. Your turn:" in s]
     left = [i for i, s in enumerate(heard) if "left on your clock" in s]
     assert len(turn) == 1 and turn[0] < left[0], heard
 
