@@ -227,6 +227,8 @@ def test_the_clocks_last_seconds_are_said_once_a_turn_however_many_tiles_are_dra
         if mover.page.locator("#me [data-action=draw]").count():
             break
         mover.move(stats)
+        for player in players:  # the move reached both pages (read before, a page's own turn was stale)
+            player.wait_version(version + 1)
     else:
         pytest.fail("nobody had to draw")
     page = mover.page
