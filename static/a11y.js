@@ -182,7 +182,8 @@
     if (field) { field.setAttribute("aria-invalid", "true"); field.focus(); }
   });
   document.addEventListener("input", function (e) {
-    if (e.target.closest && e.target.closest("#me") && e.target.getAttribute("aria-invalid")) e.target.removeAttribute("aria-invalid");
+    var field = e.target;
+    if (field.closest && field.closest("#me") && field.hasAttribute("aria-invalid")) field.removeAttribute("aria-invalid");
   });
 
   // -- single-key shortcuts -----------------------------------------------------------------

@@ -241,8 +241,8 @@
   // Another language, on a table page whose socket is open: in place. A reload would be a
   // disconnection, and on the viewer's own turn cut it to 5 s (S4). The link's answer (this table's
   // page in that language; the link sets its cookie) gives the header, the title and the parts of
-  // <main>, whose element (the socket's) stays, with the same sections open and what the viewer typed; the socket is then told,
-  // and sends the table whole in that language (the clocks and counts only the socket fills in). No
+  // <main>, whose element (the socket's) stays, with the same sections open and what the viewer
+  // typed; the socket is then told, and sends the table whole in that language (the clocks and counts only the socket fills in). No
   // answer (offline): the page stays as it is. Anything unexpected (another seat now): the link is
   // followed. One switch at a time; the language shown already is no switch.
   var switching = false;
@@ -346,19 +346,22 @@
     if (e.target.matches(".create input[name=variant]")) seatChoices();
   });
   // The create form's choices outlive a switch of language (a new page), for this tab only.
-  var KEPT = "fichas:create";
+  var CREATE_FORM = "fichas:create";
   document.addEventListener("click", function (e) {
     var link = e.target.closest(".langs a[hreflang]"), form = document.querySelector("form.create");
     if (!link || !form) return;
     var data = new FormData(form);
     data.delete("csrf_token");
-    try { sessionStorage.setItem(KEPT, new URLSearchParams(data).toString()); } catch (error) { /* storage off */ }
+    try { sessionStorage.setItem(CREATE_FORM, new URLSearchParams(data).toString()); } catch (error) { /* storage off */ }
   });
   document.addEventListener("DOMContentLoaded", function () {
-    var form = document.querySelector("form.create"), kept = null;
-    try { kept = sessionStorage.getItem(KEPT); sessionStorage.removeItem(KEPT); } catch (error) { /* storage off */ }
-    if (form && kept) {
-      new URLSearchParams(kept).forEach(function (value, name) { if (form.elements[name]) form.elements[name].value = value; });
+    var form = document.querySelector("form.create"), saved = null;
+    try {
+      saved = sessionStorage.getItem(CREATE_FORM);
+      sessionStorage.removeItem(CREATE_FORM);
+    } catch (error) { /* storage off */ }
+    if (form && saved) {
+      new URLSearchParams(saved).forEach(function (value, name) { if (form.elements[name]) form.elements[name].value = value; });
     }
     seatChoices();
   });
