@@ -413,6 +413,11 @@ def flash_alone(message: str) -> str:
 NAME_REFUSALS = frozenset({"no_name", "name_long", "name_control", "name_taken"})  # about the name typed
 
 
+def name_field(error, field: str) -> str | None:
+    """`field` (the id of a form's name field) if `error` refused the name typed in it; else None."""
+    return field if error.why in NAME_REFUSALS else None
+
+
 def flash_answer(message: str, status: int, field: str | None = None) -> Response:
     """A refusal for htmx to show in the #flash the page has when the answer comes: a push may have
     replaced the form's #me meanwhile (the race for the last seat), and its old #flash with it.

@@ -29,7 +29,7 @@ from live.table import NAME_FIELD_MAX, Table, clean_name, plain_number
 from .i18n import current_language
 from .mine import Mine
 from .parts import fichas
-from .render import NAME_REFUSALS, asked_as, flash_answer, render_partials, render_table, table_context
+from .render import asked_as, flash_answer, name_field, render_partials, render_table, table_context
 from .security import (
     SEAT_COOKIE,
     browser_id,
@@ -179,8 +179,7 @@ def join(table_id: str):
     try:
         _, secret = fichas().tables.join(table, request.form.get("name", ""), browser=browser_id())
     except GameError as error:
-        field = "join-name" if error.why in NAME_REFUSALS else None
-        return flash_answer(words(error), STATUS.get(error.code, 409), field)
+        return flash_answer(words(error), STATUS.get(error.code, 409), name_field(error, "join-name"))
     return seat_cookie(response, table, secret)
 
 

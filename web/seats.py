@@ -14,21 +14,21 @@ from game.errors import GameError
 from live.table import SeatRefused, Table
 
 from .parts import fichas
-from .render import NAME_REFUSALS, flash_answer
+from .render import flash_answer, name_field
 from .routes import STATUS, bp, load_table
 from .security import SEAT_COOKIE, browser_id, my_seat, says, seat_cookie, share_url
 
 REFUSED_STATUS = {"link": 403, "not_host": 403, "no_seat": 403, "seat": 400}  # any other code: 409
 
 
-def refused(error: GameError, name_field: str | None = None) -> Response:
-    """A refusal for htmx to show in #flash (`name_field`: the id of the form's name field, marked if
-    the name was refused)."""
+def refused(error: GameError, field: str | None = None) -> Response:
+    """A refusal for htmx to show in #flash (`field`: the id of the form's name field, marked if the
+    name was refused)."""
     if isinstance(error, SeatRefused):
         message, status = says(error.code, **error.facts), REFUSED_STATUS.get(error.code, 409)
     else:
         message, status = says(error.why, **error.facts), STATUS.get(error.code, 409)
-    return flash_answer(message, status, name_field if error.why in NAME_REFUSALS else None)
+    return flash_answer(message, status, name_field(error, field) if field else None)
 
 
 @bp.post("/t/<table_id>/seat-link")
