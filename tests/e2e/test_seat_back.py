@@ -9,9 +9,12 @@ from playwright.sync_api import expect
 
 from .conftest import TIMEOUT_MS, close_within
 from .players import Player, Stats, play_one_move, pump_until, seat_players
+from .test_axe import SIZES, with_axe
 from .test_csp import LATE_REPORT_SECONDS, watched
 
 NAMES = ("Ana", "Bea")
+ME_VIOLATIONS = ("() => axe.run('#me')"  # a viewer's own part: its rules broken, and where
+                 ".then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target)))")
 BLOCK_SEED = 1
 
 
@@ -197,6 +200,14 @@ def test_the_host_turns_a_request_down_by_keyboard_and_both_are_told(open_page, 
     expect(junk.locator("#handover-ask")).to_contain_text("You asked for a seat as Junk.")
     expect(host.page.locator("#announcer")).to_contain_text("Away now: Bea. Waiting for a seat: Junk.")
     turn_down = host.page.get_by_role("button", name="Turn down Junk's request")
+    expect(turn_down).to_be_visible()
+    # Both players' own part passes axe, at desktop and phone sizes (#me: the whole page is test_axe's).
+    for page in (host.page, junk):
+        with_axe(page).reload()  # (loaded into pages opened from now on: the page's CSP allows no other way)
+        expect(page.locator("#handover-host, #handover-ask")).to_contain_text("Junk")
+        for size in SIZES:
+            page.set_viewport_size(size)
+            assert page.evaluate(ME_VIOLATIONS) == [], size
     for _ in range(80):  # Tab reaches it like every control of the page
         host.page.keyboard.press("Tab")
         if turn_down.evaluate("button => button === document.activeElement"):
