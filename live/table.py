@@ -90,8 +90,7 @@ class Table:
         # The version of its last change but a seat changing hands: a move made on any version from this
         # one on saw the same play (a reclaim must not make the others' moves in flight stale).
         self.play_version = 0
-        # Per seat, the version at which it last changed hands: a hand-over made on an older version
-        # would give away a seat the host saw another holder in (a table loaded counts as changed then).
+        # Per seat, the version at which it last changed hands (`reseated`; a table loaded: its version).
         self.seat_changed_at = [0] * seats
         self.clock = TurnClock(timing or Timing())
         self.sockets = [0] * seats  # live websockets per seat
@@ -130,6 +129,12 @@ class Table:
     def away(self, seat: int, now: float) -> bool:
         """Whether `seat` lost its connection and has not come back (S4)."""
         return self.clock.away(seat, now)
+
+    def reseated(self, seat: int) -> bool:
+        """Whether `seat` changed hands since the last move or deal: between these rounds, then. It does
+        not change hands again before the next round: a second hand-over on the version the host saw
+        would give away a seat its new owner's page had not opened yet, as would one a moment later."""
+        return self.seat_changed_at[seat] > self.play_version
 
     def due_at(self) -> float | None:
         """When the table acts by itself next (S3, S4, T10), or None."""

@@ -332,11 +332,11 @@ class Tables:
     def hand_over(self, table: Table, by: int | None, seat, ask_id, version) -> None:
         """The host hands a disconnected seat to a spectator who asked for it, between rounds.
 
-        One change under the table's lock: the seat must still be the one the host saw (not given or
-        taken back since `version`) and disconnected, and the asking browser must hold no seat here.
+        One change under the table's lock: the seat must not have changed hands in this pause (so never
+        since the `version` the host saw), must be disconnected, and the asking browser hold no seat here.
         """
         with self.locked(table) as table:
-            version = self._check_version(table, version)
+            self._check_version(table, version)
             if not self.acts_as_host(table, by):
                 raise SeatRefused("not_host")
             if table.phase not in HANDOVER_PHASES:
@@ -344,7 +344,7 @@ class Tables:
             seat = plain_number(seat)
             if seat is None or not 0 <= seat < len(table.players) or seat == by:
                 raise SeatRefused("seat")
-            if version < table.seat_changed_at[seat]:  # a second hand-over of a seat given meanwhile
+            if table.reseated(seat):  # given (or taken back) since this pause began: once a pause
                 raise SeatRefused("given", name=table.players[seat])
             if table.connected(seat):
                 raise SeatRefused("connected", name=table.players[seat])
@@ -534,14 +534,12 @@ class Tables:
 
     # -- internals -------------------------------------------------------------
 
-    def _check_version(self, table: Table, version) -> int:
-        """The version an action was made on, if the play it saw is still the table's; else a refusal."""
+    def _check_version(self, table: Table, version) -> None:
         version = plain_number(version, 18)
         if version is None:
             raise BadInput("The action has no valid version.", "bad_version")
         if not table.play_version <= version <= table.version:  # seats changing hands change no play
             raise StaleVersion("The table changed just before your move arrived: look again, then play.")
-        return version
 
     def _commit(self, table: Table, change: Change) -> None:
         """Durable first, then applied and shown: write the change, apply it, publish, reschedule.

@@ -96,8 +96,14 @@ def test_two_hand_overs_of_one_seat_at_once_give_it_once(make_server):
     assert table.players == ["Ana", "Bea", given_to] and table.version == version + 1
     actions = app.extensions["fichas"].tables.store.actions(table.id)
     assert [action["kind"] for action in actions].count("hand_over") == 1
-    # A second later, the same button again: the seat is not given twice either.
+    # A second later, the same button again: the seat is not given twice either; nor on the version
+    # the host's page now shows (the new owner's page has not opened yet): it is not even offered.
     again = hosts[0].post(f"{url}/hand-over", {"seat": 2, "ask": asks[loser], "version": version})
+    assert again.status_code == 409 and TAKEN in flash_text(again.text)
+    host_page = hosts[0].http.get(server.url + url).text
+    assert f"Give {given_to}" not in host_page and "Give Carl" not in host_page
+    assert "Give Bea's seat to " + ("Zoe", "Max")[loser] in host_page  # Bea's seat still may be
+    again = hosts[0].post(f"{url}/hand-over", {"seat": 2, "ask": asks[loser], "version": table.version})
     assert again.status_code == 409 and TAKEN in flash_text(again.text)
     seated, watching = (zoe, max_) if winner == 0 else (max_, zoe)
     seated_page = seated.http.get(server.url + url).text
