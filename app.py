@@ -31,6 +31,7 @@ from web.serve import stop_promptly_on_term
 from web.socket import NotStarted, sock
 
 EVICT_EVERY_SECONDS = 60  # how often idle tables are looked for
+ASKS_EVERY_SECONDS = 10  # how often requests for a seat whose pages all went are looked for (live/table.py)
 CHECKPOINT_EVERY_SECONDS = 1.0  # SQLite's log copied to the database file, off the worker's path
 SHARD_NAME = re.compile(r"[a-z0-9]{1,16}")  # it starts table ids and nginx's routes (deploy/nginx.py)
 
@@ -130,6 +131,7 @@ def start_live_parts(app: Flask) -> Fichas:
     if config["START_CLOCK"]:
         parts.clock.start()
         parts.jobs.append(Periodic("evict", EVICT_EVERY_SECONDS, tables.evict_idle).start())
+        parts.jobs.append(Periodic("asks", ASKS_EVERY_SECONDS, tables.expire_asks).start())
         checkpoint = partial(off_the_loop, tables.store.checkpoint)
         parts.jobs.append(Periodic("checkpoint", CHECKPOINT_EVERY_SECONDS, checkpoint).start())
         parts.jobs.append(FrozenSurvivors().start())

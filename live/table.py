@@ -48,6 +48,11 @@ class SeatRefused(GameError):
         self.code = code
 
 
+# A request for a seat lasts while a page of its browser is open, and this long after its last one went
+# (or after it was made: the asking page reloads to open its websocket).
+ASK_ALONE_SECONDS = 120
+
+
 @dataclass
 class Ask:
     """A spectator asking for a disconnected seat; the host may hand it over between rounds."""
@@ -56,6 +61,14 @@ class Ask:
     secret_hash: str  # the secret its browser already holds: handing the seat over makes it the seat's
     browser: str | None
     at: float
+    address: str | None = None  # the client's address (web/limits.py): one address holds a few at most
+    pages: int = 0  # its browser's table pages open now (their websockets carry `secret_hash`)
+    alone_since: float | None = None  # when its last page went (None: since it was made, `at`)
+
+    def lapsed(self, now: float) -> bool:
+        """Whether no page of its browser has been open for ASK_ALONE_SECONDS: nobody waits for it."""
+        alone_since = self.at if self.alone_since is None else self.alone_since
+        return self.pages == 0 and now - alone_since >= ASK_ALONE_SECONDS
 
 
 class Table:
@@ -77,6 +90,8 @@ class Table:
         # The version of its last change but a seat changing hands: a move made on any version from this
         # one on saw the same play (a reclaim must not make the others' moves in flight stale).
         self.play_version = 0
+        # Per seat, the version at which it last changed hands (`reseated`; a table loaded: its version).
+        self.seat_changed_at = [0] * seats
         self.clock = TurnClock(timing or Timing())
         self.sockets = [0] * seats  # live websockets per seat
         self.active_at = created_at  # the last change or closed page: idle tables leave memory
@@ -114,6 +129,12 @@ class Table:
     def away(self, seat: int, now: float) -> bool:
         """Whether `seat` lost its connection and has not come back (S4)."""
         return self.clock.away(seat, now)
+
+    def reseated(self, seat: int) -> bool:
+        """Whether `seat` changed hands since the last move or deal: between these rounds, then. It does
+        not change hands again before the next round: a second hand-over on the version the host saw
+        would give away a seat its new owner's page had not opened yet, as would one a moment later."""
+        return self.seat_changed_at[seat] > self.play_version
 
     def due_at(self) -> float | None:
         """When the table acts by itself next (S3, S4, T10), or None."""

@@ -49,7 +49,8 @@ class AlreadySeated(GameError):
 
 
 MOVES = ("play", "pass", "draw")
-ASKS_MAX = 8  # spectators waiting for a seat at one table (one each per browser)
+ASKS_MAX = 8  # spectators waiting for a seat at one table (one each per browser): all are shown
+ASKS_PER_ADDRESS = 2  # of them, from one client address (a household; not one client's fresh cookie jars)
 HANDOVER_PHASES = ("pause",)  # a seat changes hands between rounds only
 
 
@@ -169,6 +170,7 @@ class Tables:
         """Set a table's stored state (seats, match, version, clock) from its row."""
         table.version, table.match_no = row["version"], row["match_no"]
         table.play_version = table.version
+        table.seat_changed_at = [table.version] * table.seats  # what changed before is not known
         table.clock.turn_started, table.clock.deadline = row["turn_started"], row["deadline"]
         table.players = [s["name"] for s in row["seat_rows"]]
         table.secret_hashes = [s["secret_hash"] for s in row["seat_rows"]]
@@ -292,10 +294,12 @@ class Tables:
             self._commit(table, change)
             return seat, new_secret
 
-    def ask(self, table: Table, name, browser: str | None = None) -> str:
+    def ask(self, table: Table, name, browser: str | None = None, address: str | None = None) -> str:
         """A spectator asks for a disconnected seat under `name`; returns the secret its browser keeps.
 
         Nothing is stored but in memory: the host sees the request (hand_over), and a restart forgets it.
+        It lasts while a page of its browser is open (`watching`), and a while without one (`Ask.lapsed`).
+        `address`: the client's, which holds ASKS_PER_ADDRESS requests at this table at most (None: no cap).
         """
         with self.locked(table) as table:
             name = clean_name(name)
@@ -303,16 +307,21 @@ class Tables:
                 raise SeatRefused("waiting")
             if browser is not None and self.store.seat_of_browser(table.id, browser) is not None:
                 raise SeatRefused("seated")
+            lapsed = self._drop_lapsed(table)  # gone already, whether or not the sweep has run
             mine = [key for key, ask in table.asks.items() if browser is not None and ask.browser == browser]
-            others = [ask.name for key, ask in table.asks.items() if key not in mine]
-            if name.casefold() in (n.casefold() for n in [*table.players, *others]):
+            others = [ask for key, ask in table.asks.items() if key not in mine]
+            if name.casefold() in (n.casefold() for n in [*table.players, *(ask.name for ask in others)]):
                 raise NameTaken(f"Someone at this table is already called {name}.", name=name)
+            if address is not None and sum(ask.address == address for ask in others) >= ASKS_PER_ADDRESS:
+                raise SeatRefused("address_asks")
             if len(others) >= ASKS_MAX:
                 raise SeatRefused("too_many")
             secret = secrets.token_urlsafe(32)
-            ask = Ask(name, hash_secret(secret), browser, self.now())
+            ask = Ask(name, hash_secret(secret), browser, self.now(), address)
             if mine and table.asks[mine[0]].name == name:  # asked again as before: nothing shown changes
                 table.asks[mine[0]] = ask  # (its key either: a host's hand-over form may hold it)
+                if lapsed:
+                    self._publish(table)
                 return secret
             for key in mine:  # one request per browser: the newest
                 del table.asks[key]
@@ -321,21 +330,31 @@ class Tables:
             return secret
 
     def hand_over(self, table: Table, by: int | None, seat, ask_id, version) -> None:
-        """The host hands a disconnected seat to a spectator who asked for it, between rounds."""
+        """The host hands a disconnected seat to a spectator who asked for it, between rounds.
+
+        One change under the table's lock: the seat must not have changed hands in this pause (so never
+        since the `version` the host saw), must be disconnected, and the asking browser hold no seat here.
+        """
         with self.locked(table) as table:
             self._check_version(table, version)
-            if by != 0:
+            if not self.acts_as_host(table, by):
                 raise SeatRefused("not_host")
             if table.phase not in HANDOVER_PHASES:
                 raise SeatRefused("phase")
             seat = plain_number(seat)
             if seat is None or not 0 <= seat < len(table.players) or seat == by:
                 raise SeatRefused("seat")
+            if table.reseated(seat):  # given (or taken back) since this pause began: once a pause
+                raise SeatRefused("given", name=table.players[seat])
             if table.connected(seat):
                 raise SeatRefused("connected", name=table.players[seat])
             ask = table.asks.get(ask_id) if isinstance(ask_id, str) else None
-            if ask is None:
+            if ask is None or ask.lapsed(self.now()):
                 raise SeatRefused("ask_gone")
+            if ask.browser is not None and self.store.seat_of_browser(table.id, ask.browser) is not None:
+                del table.asks[ask_id]  # the asker sat down meanwhile: the request is done with
+                self._publish(table)
+                raise SeatRefused("ask_seated", name=ask.name)
             if any(ask.name.casefold() == p.casefold() for s, p in enumerate(table.players) if s != seat):
                 raise NameTaken(f"Someone at this table is already called {ask.name}.", name=ask.name)
             detail = {"kind": "hand_over", "seat": seat, "by": by, "name": ask.name,
@@ -348,6 +367,64 @@ class Tables:
             except BaseException:
                 table.asks[ask_id] = ask
                 raise
+
+    def dismiss(self, table: Table, by: int | None, ask_id) -> None:
+        """The host turns a spectator's request for a seat down: it is no longer shown to anyone."""
+        with self.locked(table) as table:
+            if not self.acts_as_host(table, by):
+                raise SeatRefused("not_host")
+            if not isinstance(ask_id, str) or table.asks.pop(ask_id, None) is None:
+                raise SeatRefused("ask_gone")
+            self._publish(table)
+
+    def acts_as_host(self, table: Table, seat: int | None) -> bool:
+        """Whether `seat` may do what the host does with seats (hand one over, turn a request down)."""
+        return seat == 0
+
+    def watching(self, table: Table, holder: str | None, opened: bool) -> bool:
+        """A spectator's page opened (or closed) whose browser holds the secret hashed `holder`: the request
+        for a seat made with it lasts while one is open. True if it counts for a request."""
+        if holder is None or not table.asks:  # most pages: no lock taken
+            return False
+        with self.locked(table) as table:
+            ask = next((ask for ask in table.asks.values() if ask.secret_hash == holder), None)
+            if ask is None:
+                return False
+            ask.pages = ask.pages + 1 if opened else max(0, ask.pages - 1)
+            if not ask.pages:
+                ask.alone_since = self.now()
+            return True
+
+    def expire_asks(self) -> int:
+        """Drop requests for a seat whose browser has had no page open for a while, and tell every page;
+        how many (run every few seconds: app.py)."""
+        dropped = 0
+        for table in list(self._tables.values()):
+            if not table.asks:
+                continue
+            with table.lock:
+                if table.evicted:
+                    continue
+                lapsed = self._drop_lapsed(table)
+                if lapsed:
+                    self._publish(table)
+                dropped += lapsed
+        return dropped
+
+    def _drop_lapsed(self, table: Table) -> int:
+        """Drop the table's lapsed requests for a seat (without telling anyone); how many."""
+        now = self.now()
+        lapsed = [key for key, ask in table.asks.items() if ask.lapsed(now)]
+        for key in lapsed:
+            del table.asks[key]
+        return len(lapsed)
+
+    def _drop_asks_of(self, table: Table, browser: str | None) -> None:
+        """A browser took a seat here: its request for one is done with."""
+        if browser is None:
+            return
+        for key in [key for key, ask in table.asks.items() if ask.browser == browser]:
+            del table.asks[key]
 
     # -- actions ---------------------------------------------------------------
 
@@ -502,9 +579,12 @@ class Tables:
         if change.newcomer is not None:
             table.players.append(change.newcomer[0])
             table.secret_hashes.append(change.newcomer[1])
+            self._drop_asks_of(table, change.newcomer[2])
         if change.reseat is not None:
-            seat, name, secret_hash, _ = change.reseat
+            seat, name, secret_hash, browser = change.reseat
             table.players[seat], table.secret_hashes[seat] = name, secret_hash
+            table.seat_changed_at[seat] = version
+            self._drop_asks_of(table, browser)  # a browser that sat down (its link, a hand-over) asks no more
             if table.match is not None:
                 table.match.players[seat] = name
         if earlier is not None:

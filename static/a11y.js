@@ -171,6 +171,7 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     announce();
     sayHanded();
+    sayRequests();
     refusals();
     restoreFocus();
   });
@@ -276,6 +277,19 @@
       handed[p.textContent] = true;
     });
   }
+  // Requests for a seat: the host hears who waits whenever that changes (a request made, turned down or
+  // lapsed); a spectator whose own request is no longer listed (the host turned it down) is told so.
+  var waiting = "", asked = false;
+  function sayRequests(quietly) {
+    var list = document.querySelector("#handover-host .waiting");
+    var now = list ? list.textContent.replace(/\s+/g, " ").trim() : "";
+    if (now && now !== waiting && !quietly) say("announcer", now);
+    waiting = now;
+    var mine = !!document.querySelector("#me .asked"), region = document.getElementById("announcer");
+    var you = (document.querySelector("main.play") || {dataset: {}}).dataset.you;
+    if (asked && !mine && you === "" && region && !quietly) say("announcer", region.dataset.askGone);
+    asked = mine;
+  }
   function sayQuiet(id, before) {
     var src = document.getElementById(id);
     var key = src && src.dataset.key && id + ":" + src.dataset.key;
@@ -289,6 +303,7 @@
     showShortcuts();
     announce();
     sayHanded(true);
+    sayRequests(true);
     presence(true);
     setTimeout(sayOnLoad, 500);
     myTurn = !!document.querySelector("#me.my-turn");

@@ -395,12 +395,12 @@ def asked_as(table: Table, seat: int | None, holder: str | None) -> str | None:
 
 
 def handover_of(table: Table) -> dict | None:
-    """Seats that may change hands (disconnected ones, but the host's: the host hands seats over)
-    and the spectators asking for one, once play began."""
+    """Seats that may change hands (disconnected ones, but the host's: the host hands seats over; and
+    none twice between two rounds) and the spectators asking for one, once play began."""
     if table.phase == "waiting":
         return None
     free = [{"seat": s, "name": shown_name(name)} for s, name in enumerate(table.players)
-            if s and not table.connected(s)]
+            if s and not table.connected(s) and not table.reseated(s)]
     asks = [{"id": key, "name": shown_name(ask.name)} for key, ask in table.asks.items()]
     return {"free": free, "asks": asks, "open": table.phase in HANDOVER_PHASES}
 

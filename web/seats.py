@@ -1,6 +1,6 @@
 """Seats changing hands: a player's private link back to their seat, and the host handing a
-disconnected seat to a spectator who asked for it. The rules are in live/tables.py; here the
-pages, the cookie and the refusals' words (templates/_refusals.html).
+disconnected seat to a spectator who asked for it (or turning the request down). The rules are in
+live/tables.py; here the pages, the cookie and the refusals' words (templates/_refusals.html).
 
 The private link is /t/<id>/seat#<secret>: the secret travels in the fragment, which browsers
 never send, and comes back in a POST body, so no access log or Referer holds it.
@@ -8,7 +8,7 @@ never send, and comes back in a POST body, so no access log or Referer holds it.
 
 from __future__ import annotations
 
-from flask import Response, abort, make_response, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, make_response, redirect, render_template, request, url_for
 
 from game.errors import GameError
 from live.table import SeatRefused, Table
@@ -72,7 +72,8 @@ def ask(table_id: str):
     if my_seat(table) is not None:
         return refused(SeatRefused("seated"))
     try:
-        secret = fichas().tables.ask(table, request.form.get("name", ""), browser=browser_id())
+        secret = fichas().tables.ask(table, request.form.get("name", ""), browser=browser_id(),
+                                     address=client_address())
     except GameError as error:
         return refused(error, "ask-name")
     # Reload: the page's websocket then carries the new cookie, and is moved to the seat once given.
@@ -92,6 +93,23 @@ def hand_over(table_id: str):
     except GameError as error:
         return refused(error)
     return "", 204
+
+
+@bp.post("/t/<table_id>/dismiss")
+def dismiss(table_id: str):
+    """The host turns a spectator's request for a seat down."""
+    table = load_table(table_id)
+    try:
+        fichas().tables.dismiss(table, my_seat(table), request.form.get("ask"))
+    except GameError as error:
+        return refused(error)
+    return "", 204
+
+
+def client_address() -> str | None:
+    """The client's address as the per-client limits see it (web/limits.py, web/proxies.py): one
+    address holds a few requests for a seat at a table; None where those limits are off."""
+    return request.remote_addr if current_app.config["LIMITS"] else None
 
 
 def public(table: Table) -> dict:

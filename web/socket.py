@@ -256,6 +256,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     # Reading starts first: the hub pings the socket from the moment it is added, and a pong left
     # unread while the first whole table is built (a slow disk, a busy table) would cut it off.
     reader.start()
+    watched = False  # a spectator's page that keeps its browser's request for a seat alive
     try:
         # A page whose seat changed hands while it was away reconnects as a spectator: it is told why.
         lost = lost_seat(table) if seat is None and connection.holder else None
@@ -264,6 +265,8 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
             live.hub.add(table.id, connection)
             if not live.tables.connect(table, seat):  # (if it did, that push sent this page the whole table)
                 send_whole(connection, table, live.tables, lost if seat is None else None)
+        if seat is None:
+            watched = live.tables.watching(table, connection.holder, opened=True)
         # This handler is the connection's writer (pushes are queued, never written under a
         # table's lock) and plays the moves its reader took in, one at a time, yielding between
         # them so that a busy socket never holds up the others.
@@ -301,6 +304,8 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     finally:
         live.hub.remove(table.id, connection)
         live.tables.disconnect(table, seat)
+        if watched:
+            live.tables.watching(table, connection.holder, opened=False)
         if reader.closing:
             reader.linger(LINGER_SECONDS)
         connection.close()

@@ -9,9 +9,12 @@ from playwright.sync_api import expect
 
 from .conftest import TIMEOUT_MS, close_within
 from .players import Player, Stats, play_one_move, pump_until, seat_players
+from .test_axe import SIZES, with_axe
 from .test_csp import LATE_REPORT_SECONDS, watched
 
 NAMES = ("Ana", "Bea")
+ME_VIOLATIONS = ("() => axe.run('#me')"  # a viewer's own part: its rules broken, and where
+                 ".then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target)))")
 BLOCK_SEED = 1
 
 
@@ -180,3 +183,39 @@ def test_the_sheet_the_link_and_the_seat_page_break_no_policy(open_page, make_se
         assert page.evaluate("document.querySelectorAll('style, [style]').length") == 0
     pump_until(landing, lambda: bool(problems), LATE_REPORT_SECONDS)  # a report still on its way
     assert problems == []
+
+
+def test_the_host_turns_a_request_down_by_keyboard_and_both_are_told(open_page, make_server):
+    """Issue 48: a request for a seat the host does not want (a stranger, a joke name) is turned down
+    with the keyboard; it goes from every page, the host hears who waits, the asker that it went."""
+    _, players, table_url = two_at_block(open_page, make_server)
+    play_round(players)
+    host, bea = players
+    expect(host.page.locator("#table .result")).to_be_visible()
+    bea.page.close()
+    expect(host.page.locator("article.seat[data-seat='1']")).to_have_class(re.compile(r"\boffline\b"))
+    junk = open_page(table_url)
+    junk.locator("#handover-ask input[name=name]").fill("Junk")
+    junk.get_by_role("button", name="Ask for a seat").click()
+    expect(junk.locator("#handover-ask")).to_contain_text("You asked for a seat as Junk.")
+    expect(host.page.locator("#announcer")).to_contain_text("Away now: Bea. Waiting for a seat: Junk.")
+    turn_down = host.page.get_by_role("button", name="Turn down Junk's request")
+    expect(turn_down).to_be_visible()
+    # Both players' own part passes axe, at desktop and phone sizes (#me: the whole page is test_axe's).
+    for page in (host.page, junk):
+        with_axe(page).reload()  # (loaded into pages opened from now on: the page's CSP allows no other way)
+        expect(page.locator("#handover-host, #handover-ask")).to_contain_text("Junk")
+        for size in SIZES:
+            page.set_viewport_size(size)
+            assert page.evaluate(ME_VIOLATIONS) == [], size
+    for _ in range(80):  # Tab reaches it like every control of the page
+        host.page.keyboard.press("Tab")
+        if turn_down.evaluate("button => button === document.activeElement"):
+            break
+    else:
+        raise AssertionError("Tab never reached the button")
+    host.page.keyboard.press("Enter")
+    expect(turn_down).to_have_count(0)
+    expect(junk.locator("#handover-ask")).not_to_contain_text("You asked for a seat")
+    expect(junk.locator("#announcer")).to_contain_text("Your request for a seat is no longer listed.")
+    expect(host.page.locator("#me")).not_to_contain_text("Junk")
