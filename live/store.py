@@ -127,6 +127,7 @@ LOST_SEATS_READ = 64
 AUTOCHECKPOINT_PAGES = 20_000  # the backstop, should no checkpoint() run: about 80 MB of log
 WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)
 HOLD_SECONDS = 0.5  # ... the first of it in the worker's own thread: far longer than a checkpoint holds it
+STOPPED_AT = "stopped_at"  # the settings' key of a clean stop's time (mark_stopped, thaw)
 BUSY_PAUSE = 0.0005  # between two tries
 # What a checkpoint waits for, at most: the write lock, then (holding it) the readers of the log.
 # A long reader (a backup) would otherwise hold every write back until it is done.
@@ -307,6 +308,28 @@ class Store:
                     db.executemany(f"DELETE FROM {name} WHERE {key} = ?", ids)
         started = sum(row["started"] for row in rows)
         return {"finished": started, "never_started": len(rows) - started}
+
+    def mark_stopped(self, at: float) -> None:
+        """A clean stop at `at` (seconds since the epoch): the next start moves the running clocks on by the
+        time the server was down (thaw). A second signal of the same stop keeps the first time."""
+        with self.write() as db:
+            db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (STOPPED_AT, repr(at)))
+
+    def thaw(self, now: float) -> float:
+        """After a clean stop, every running deadline (a turn's, a pause's) moves on by the time the server
+        was down, so that no turn loses time to a restart; the seconds moved (0 after a crash: no mark).
+
+        One transaction, the mark gone with it: a later crash keeps the rule of a crash.
+        """
+        with self.write() as db:
+            row = db.execute("SELECT value FROM settings WHERE key=?", (STOPPED_AT,)).fetchone()
+            if row is None:
+                return 0.0
+            db.execute("DELETE FROM settings WHERE key=?", (STOPPED_AT,))
+            down = max(0.0, now - float(row["value"]))
+            db.execute("UPDATE tables SET turn_started = turn_started + :down, deadline = deadline + :down"
+                       " WHERE deadline IS NOT NULL", {"down": down})
+        return down
 
     def setting(self, key: str, make: Callable[[], str]) -> str:
         """The stored value of `key`; the first call anywhere stores `make()` (get-or-create)."""

@@ -140,7 +140,12 @@ class Tables:
         return len(self._tables)
 
     def resume(self) -> int:
-        """After a start-up, load every table whose clock runs and schedule it; returns how many."""
+        """After a start-up, load every table whose clock runs and schedule it; returns how many.
+
+        After a clean stop the clocks stood still while the server was down (Store.thaw); after a
+        crash they ran on, and the restart's grace is what the players get.
+        """
+        self.store.thaw(self.now())
         ids = self.store.tables_with_deadlines()
         resumed = 0
         for table_id in ids:

@@ -26,9 +26,12 @@ class Fichas:
 
     def stopping(self) -> None:
         """The server is stopping (SIGTERM): the tables stay as they are and every page is told to come
-        back. The clock plays no turn meanwhile, and no page's going counts as a disconnection (S4)."""
+        back. The clock plays no turn meanwhile, and no page's going counts as a disconnection (S4); the
+        store keeps when it stopped, so that the next start moves every running clock on by the time the
+        server was down (Store.thaw): no turn loses time to a restart."""
         self.tables.stopping = True
         self.clock.stop()
+        self.tables.store.mark_stopped(self.tables.now())
         self.pinger.stop()
         self.hub.restarting()
 
