@@ -12,6 +12,17 @@ from live.tables import Tables
 from .hub import Hub, Pinger
 from .limits import OpenSockets
 
+# The close reason a page of a purged table gets (code 1008: it shows it and does not reconnect);
+# templates/table.html words it in the page's language.
+TABLE_REMOVED = "This table has been removed. Open a new table."
+POLICY_VIOLATION = 1008
+
+
+def close_frame(code: int, reason: str) -> bytes:
+    """A websocket close frame from the server (unmasked), with a reason of at most 123 bytes."""
+    payload = code.to_bytes(2, "big") + reason.encode()
+    return bytes([0x88, len(payload)]) + payload
+
 
 @dataclass
 class Fichas:
@@ -34,6 +45,12 @@ class Fichas:
         self.tables.store.mark_stopped(self.tables.now())
         self.pinger.stop()
         self.hub.restarting()
+
+    def table_removed(self, table) -> None:
+        """A table purged while this server held it: every page of it is told so, and stays."""
+        frame = close_frame(POLICY_VIOLATION, TABLE_REMOVED)
+        for connection in self.hub.connections(table.id):
+            connection.finish(frame)
 
     def close(self) -> None:
         """Stop every background worker, close every websocket and the store (tests build many apps)."""
