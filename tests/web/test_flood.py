@@ -275,9 +275,10 @@ while time.monotonic() < end:
         if not data:
             chooser.unregister(key.fileobj)
             continue
-        key.data[0] += data.count(b"HTTP/1.1 ")
-        if key.data[0] >= batch:  # the whole batch answered (each answer's head is read whole)
-            answered += batch
+        heads = data.count(b"HTTP/1.1 ")  # an answer's head is read whole: it is small
+        answered += heads
+        key.data[0] += heads
+        if key.data[0] >= batch:  # the whole batch answered
             key.data[0] -= batch
             key.fileobj.sendall(request * batch)
 print(answered)
