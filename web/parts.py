@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from flask import current_app
@@ -12,6 +13,7 @@ from live.tables import Tables
 from .hub import Hub, Pinger
 from .limits import OpenSockets
 
+log = logging.getLogger(__name__)
 # The close reason a page of a purged table gets (code 1008: it shows it and does not reconnect);
 # templates/table.html words it in the page's language.
 TABLE_REMOVED = "This table has been removed. Open a new table."
@@ -42,7 +44,10 @@ class Fichas:
         server was down (Store.thaw): no turn loses time to a restart."""
         self.tables.stopping = True
         self.clock.stop()
-        self.tables.store.mark_stopped(self.tables.now())
+        try:
+            self.tables.store.mark_stopped(self.tables.now())
+        except Exception:  # the pages must still be told: the restart then counts it as a crash
+            log.exception("the stop could not be stored")
         self.pinger.stop()
         self.hub.restarting()
 

@@ -11,6 +11,7 @@ the socket's one ordered writer (`Connection`), like the pushes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -25,6 +26,7 @@ from wsproto.events import BytesMessage, CloseConnection, Ping, Pong, TextMessag
 from wsproto.utilities import LocalProtocolError
 
 from game.errors import GameError
+from live.store import TableGone
 from live.table import Table
 from live.tables import Tables
 
@@ -300,7 +302,8 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
                     time.sleep(0)  # waiting, the wait above yields: a second trip through the loop cost 3 %)
     finally:
         live.hub.remove(table.id, connection)
-        live.tables.disconnect(table, seat)
+        with contextlib.suppress(TableGone):  # purged meanwhile: nobody is left to tell
+            live.tables.disconnect(table, seat)
         if reader.closing:
             reader.linger(LINGER_SECONDS)
         connection.close()
