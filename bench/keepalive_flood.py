@@ -9,6 +9,16 @@ moves (to all four seats) before the flood and during it, while one address (127
 the next once it is answered). A person's page visits are timed too: from the flooder's own address
 and from another one (127.0.0.3). The test (tests/web/test_flood.py) asserts what is stable on a
 busy machine; the figures here are for a quiet one. Prints one line of JSON per run.
+
+Measured on 2026-12-07 (a shared 2-core VM, load average 4-5 from other work; the server on core 0,
+two runs each; moves to all four seats: median / 95th percentile / max, in ms):
+
+    flood                   before (ClientTurns: 8 at once)   after (a flood one at a time, when idle)
+    none                    2.4-6.7                           2.3-5.4
+    50 connections          17-27 / 42-49 / 73-167            4.0-5.8 / 11-17 / 18-23
+    500 connections         22-37 / 70-226 / 71-241           2.9-3.1 / 11-15 / 17-30
+    another address's GET   20-36 (median)                    7-11
+    the flooder's own GET   39-147 (median)                   115-925
 """
 
 from __future__ import annotations
