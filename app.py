@@ -14,7 +14,7 @@ import web.seats  # noqa: F401 (importing it adds its routes to the blueprint)
 from live.clock import Clock
 from live.collector import FrozenSurvivors, full_collection
 from live.periodic import Periodic, off_the_loop
-from live.store import Store
+from live.store import SEEN_EVERY_SECONDS, Store
 from live.tables import Tables
 from live.turnclock import Timing
 from web.assets import init_assets
@@ -126,12 +126,15 @@ def start_live_parts(app: Flask) -> Fichas:
                    sockets)
     tables.publish = lambda table: publish(app, hub, tables, table)
     tables.schedule = parts.clock.schedule
+    tables.gone = parts.table_removed
     tables.resume()
     parts.pinger.start()  # a dead connection is noticed within two pings (S4)
     if config["START_CLOCK"]:
         parts.clock.start()
         parts.jobs.append(Periodic("evict", EVICT_EVERY_SECONDS, tables.evict_idle).start())
         parts.jobs.append(Periodic("asks", ASKS_EVERY_SECONDS, tables.expire_asks).start())
+        # The tables it holds, stored as seen: `python -m live.purge` leaves them alone.
+        parts.jobs.append(Periodic("seen", SEEN_EVERY_SECONDS, tables.mark_seen).start())
         checkpoint = partial(off_the_loop, tables.store.checkpoint)
         parts.jobs.append(Periodic("checkpoint", CHECKPOINT_EVERY_SECONDS, checkpoint).start())
         parts.jobs.append(FrozenSurvivors().start())

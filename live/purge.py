@@ -5,9 +5,10 @@
 A finished table is one whose last match is over (nothing is due at it) and that nobody has
 touched for --finished-days; a table that never started is one whose seats were never all
 taken, untouched for --never-started-days. Their seats, rounds, records and action log go with
-them; their links then answer "There is no table at this address". Running tables, and tables
-in the pause between rounds, are never removed. Safe while the server runs: tables idle for
-days are out of its memory (FICHAS_IDLE_SECONDS), and the purge is one transaction.
+them; their links then answer "This table has been removed" (410). Running tables, and tables
+in the pause between rounds, are never removed. Safe while the server runs: the purge is one
+transaction, and it never removes a table the running server holds (a page open at it, or loaded
+in its memory), which the server stores every minute (live/store.py `seen`).
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from game.errors import GameError
+
 SCHEMA = [
     # version 1
     """
@@ -96,7 +98,23 @@ SCHEMA = [
     UPDATE tables SET changed_at = MAX(created_at,
         COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.table_id = tables.id), 0));
     """,
+    # version 6: the running server's last sight of each table it holds (a page open at it, or loaded),
+    # which the purge leaves alone; and the ids the purge removed, whose links then say so
+    """
+    ALTER TABLE tables ADD COLUMN seen_at REAL;
+    CREATE TABLE purged (
+        id TEXT PRIMARY KEY,
+        at REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
 ]
+
+
+class TableGone(GameError):
+    """The table's rows left the database while this server held it (`python -m live.purge` in the
+    instant before the server's last sight of it was stored): nothing more can change it."""
+
+    code = "removed"
 
 
 class NewerDatabase(Exception):
@@ -127,6 +145,12 @@ LOST_SEATS_READ = 64
 AUTOCHECKPOINT_PAGES = 20_000  # the backstop, should no checkpoint() run: about 80 MB of log
 WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)
 HOLD_SECONDS = 0.5  # ... the first of it in the worker's own thread: far longer than a checkpoint holds it
+# The running server stores its sight of the tables it holds this often (live/tables.py mark_seen), and
+# the purge keeps any table seen within SEEN_FRESH_SECONDS: a few of the server's beats, so that a late
+# one (a busy worker) never lets a table with a page open go.
+SEEN_EVERY_SECONDS = 60.0
+SEEN_FRESH_SECONDS = 5 * SEEN_EVERY_SECONDS
+STOPPED_AT = "stopped_at"  # the settings' key of a clean stop's time (mark_stopped, thaw)
 BUSY_PAUSE = 0.0005  # between two tries
 # What a checkpoint waits for, at most: the write lock, then (holding it) the readers of the log.
 # A long reader (a backup) would otherwise hold every write back until it is done.
@@ -246,14 +270,16 @@ class Store:
         table_id, match_no = table_row["id"], table_row["match_no"]
         with self.write() as db:
             if new:
+                # Seen as it is made: the host's page is opening (the purge leaves it alone from now).
                 db.execute("INSERT INTO tables (id, variant, seats, target, created_at, version, match_no,"
-                           " turn_started, deadline, changed_at) VALUES (:id, :variant, :seats, :target,"
-                           " :created_at, :version, :match_no, :turn_started, :deadline, :changed_at)",
-                           table_row)
-            else:
-                db.execute("UPDATE tables SET version=:version, match_no=:match_no,"
-                           " turn_started=:turn_started, deadline=:deadline,"
-                           " changed_at=COALESCE(:changed_at, changed_at) WHERE id=:id", table_row)
+                           " turn_started, deadline, changed_at, seen_at) VALUES (:id, :variant, :seats,"
+                           " :target, :created_at, :version, :match_no, :turn_started, :deadline,"
+                           " :changed_at, :created_at)", table_row)
+            elif not db.execute("UPDATE tables SET version=:version, match_no=:match_no,"
+                                " turn_started=:turn_started, deadline=:deadline,"
+                                " changed_at=COALESCE(:changed_at, changed_at) WHERE id=:id",
+                                table_row).rowcount:  # purged: its other rows would be orphans
+                raise TableGone(f"Table {table_id} is no longer in the database.")
             if seat_row is not None:
                 db.execute("INSERT INTO seats (table_id, seat, name, secret_hash, joined_at, browser_hash)"
                            " VALUES (:table_id, :seat, :name, :secret_hash, :joined_at, :browser_hash)",
@@ -280,33 +306,87 @@ class Store:
                            (table_id, table_row["version"], action.get("seat"), action["kind"],
                             _json(action), action["at"]))
 
-    def purge(self, finished_before: float, unstarted_before: float, dry_run: bool = False) -> dict:
+    def purge(self, finished_before: float, unstarted_before: float, dry_run: bool = False,
+              now: float | None = None) -> dict:
         """Delete tables nothing runs at and nobody touched for a while; how many of each kind.
 
         Finished: a match was played and nothing is due (its last match is over), with no change
         since `finished_before`. Never started: no round was ever dealt, nothing since
-        `unstarted_before`. Times are seconds since the epoch. One transaction.
+        `unstarted_before`. Times are seconds since the epoch. One transaction, which the server's
+        writes wait for (and it for them): what it decides is what the server had stored.
+
+        A table the running server holds (a page open at it, or loaded in memory) is never removed,
+        however old: the server stores its sight of them every SEEN_EVERY_SECONDS (seen), and one
+        seen within SEEN_FRESH_SECONDS of `now` is kept. The removed ids are kept (`purged`), so that
+        their links say the table was removed rather than that there never was one.
 
         The log's latest line counts too: a server still running a Fichas older than schema 5 on
         a file this purge upgraded logs every change (moves included) and never sets `changed_at`.
         """
+        now = time.time() if now is None else now
         idle = """
             SELECT t.id, EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) AS started
             FROM tables t
             WHERE t.deadline IS NULL
+              AND COALESCE(t.seen_at, 0) < :fresh
               AND MAX(COALESCE(t.changed_at, t.created_at),
                       COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.table_id = t.id), 0))
-                  < CASE WHEN EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id) THEN ? ELSE ? END
+                  < CASE WHEN EXISTS (SELECT 1 FROM rounds r WHERE r.table_id = t.id)
+                         THEN :finished ELSE :unstarted END
         """
+        cutoffs = {"fresh": now - SEEN_FRESH_SECONDS, "finished": finished_before,
+                   "unstarted": unstarted_before}
         with self.write() as db:
-            rows = db.execute(idle, (finished_before, unstarted_before)).fetchall()
+            rows = db.execute(idle, cutoffs).fetchall()
             ids = [(row["id"],) for row in rows]
             if ids and not dry_run:
                 for name in ("round_events", "rounds", "matches", "actions", "seats", "tables"):
                     key = "id" if name == "tables" else "table_id"
                     db.executemany(f"DELETE FROM {name} WHERE {key} = ?", ids)
+                db.executemany("INSERT OR REPLACE INTO purged (id, at) VALUES (?, ?)",
+                               [(table_id, now) for (table_id,) in ids])
         started = sum(row["started"] for row in rows)
         return {"finished": started, "never_started": len(rows) - started}
+
+    def mark_stopped(self, at: float) -> None:
+        """A clean stop at `at` (seconds since the epoch): the next start moves the running clocks on by the
+        time the server was down (thaw). A second signal of the same stop keeps the first time."""
+        with self.write() as db:
+            db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (STOPPED_AT, repr(at)))
+
+    def thaw(self, now: float) -> float:
+        """After a clean stop, every running deadline (a turn's, a pause's) moves on by the time the server
+        was down, so that no turn loses time to a restart; the seconds moved (0 after a crash: no mark).
+
+        One transaction, the mark gone with it: a later crash keeps the rule of a crash.
+        """
+        with self.write() as db:
+            row = db.execute("SELECT value FROM settings WHERE key=?", (STOPPED_AT,)).fetchone()
+            if row is None:
+                return 0.0
+            db.execute("DELETE FROM settings WHERE key=?", (STOPPED_AT,))
+            down = max(0.0, now - float(row["value"]))
+            db.execute("UPDATE tables SET turn_started = turn_started + :down, deadline = deadline + :down"
+                       " WHERE deadline IS NOT NULL", {"down": down})
+        return down
+
+    def seen(self, table_ids: list[str], now: float) -> list[str]:
+        """The running server holds these tables (pages open at them, or loaded): the purge leaves them
+        alone for a while. Returns those of them no longer in the database (purged meanwhile)."""
+        if not table_ids:
+            return []
+        ids = _json(table_ids)
+        with self.write() as db:
+            db.execute("UPDATE tables SET seen_at = ? WHERE id IN (SELECT value FROM json_each(?))",
+                       (now, ids))
+            gone = db.execute("SELECT value FROM json_each(?) WHERE value NOT IN (SELECT id FROM tables)",
+                              (ids,)).fetchall()
+        return [row[0] for row in gone]
+
+    def was_purged(self, table_id: str) -> bool:
+        """Whether `python -m live.purge` removed a table of this id."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM purged WHERE id=?", (table_id,)).fetchone() is not None
 
     def setting(self, key: str, make: Callable[[], str]) -> str:
         """The stored value of `key`; the first call anywhere stores `make()` (get-or-create)."""

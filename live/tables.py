@@ -24,7 +24,7 @@ from game.rules import Event, Round
 from game.tiles import Tile
 from game.views import match_result
 
-from .store import Store
+from .store import Store, TableGone
 from .table import (
     Ask,
     NameTaken,
@@ -88,6 +88,7 @@ class Tables:
         self.schedule: Callable[[str, float | None], None] = lambda table_id, due: None
         # The server is stopping (SIGTERM): its pages going is no player leaving (S4 counts nothing).
         self.stopping = False
+        self.gone: Callable[[Table], None] = lambda table: None  # a table purged while held: its pages told
 
     # -- finding tables --------------------------------------------------------
 
@@ -115,6 +116,8 @@ class Tables:
         while table.evicted:
             table.lock.release()
             table = self.get(table.id)
+            if table is None:  # purged meanwhile (python -m live.purge)
+                raise TableGone("The table has been removed.")
             table.lock.acquire()
         try:
             yield table
@@ -136,12 +139,35 @@ class Tables:
                 evicted += 1
         return evicted
 
+    def mark_seen(self) -> int:
+        """Store that this server holds its tables (so the purge leaves them alone), and let go of any
+        purged meanwhile; returns how many were held."""
+        held = list(self._tables.values())
+        for table_id in self.store.seen([table.id for table in held], self.now()):
+            self.forget(self._tables.get(table_id))
+        return len(held)
+
+    def forget(self, table: Table | None) -> None:
+        """The table's rows left the database (a purge): it leaves memory, and its pages are told."""
+        if table is None:
+            return
+        table.evicted = True  # a request holding it finds it gone (locked)
+        with self._registry_lock:
+            if self._tables.get(table.id) is table:
+                del self._tables[table.id]
+        self.gone(table)
+
     def in_memory(self) -> int:
         """How many tables are loaded."""
         return len(self._tables)
 
     def resume(self) -> int:
-        """After a start-up, load every table whose clock runs and schedule it; returns how many."""
+        """After a start-up, load every table whose clock runs and schedule it; returns how many.
+
+        After a clean stop the clocks stood still while the server was down (Store.thaw); after a
+        crash they ran on, and the restart's grace is what the players get.
+        """
+        self.store.thaw(self.now())
         ids = self.store.tables_with_deadlines()
         resumed = 0
         for table_id in ids:
@@ -159,6 +185,8 @@ class Tables:
         row = self.store.load_table(table_id)
         if row is None:
             return None
+        if self.store.seen([table_id], self.now()):  # held from now on: the purge leaves it alone
+            return None  # ... unless it was purged in the instant between
         table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"], self.timing)
         self._fill(table, row)
         table.earlier = self._earlier_results(table)
@@ -568,10 +596,14 @@ class Tables:
         if change.finished is not None:  # store has the change: after, nothing may fail)
             earlier = listed(table, change.finished[0], finished_facts(change.finished[1]))
         # A move's events are its record (with its time): the action log holds everything else.
-        self.store.commit(table.row(version, change.match_no, change.clock, change.detail["at"]),
-                          seat_row=seat_row, round_data=round_data, events=events,
-                          action=None if change.events else change.detail, new=change.new_table,
-                          finished=change.finished, reseat=reseat)
+        try:
+            self.store.commit(table.row(version, change.match_no, change.clock, change.detail["at"]),
+                              seat_row=seat_row, round_data=round_data, events=events,
+                              action=None if change.events else change.detail, new=change.new_table,
+                              finished=change.finished, reseat=reseat)
+        except TableGone:
+            self.forget(table)
+            raise
         table.version, table.match_no, table.clock = version, change.match_no, change.clock
         if change.reseat is None:
             table.play_version = version

@@ -246,11 +246,15 @@ class Hub:
     def __init__(self):
         self._by_table: dict[str, set[Connection]] = {}
         self._lock = threading.Lock()
+        self._restarting = False  # the server is stopping: every page is told to come back (restarting)
 
     def add(self, table_id: str, connection: Connection) -> None:
-        """Register a connection to a table."""
+        """Register a connection to a table (told at once to come back later if the server is stopping)."""
         with self._lock:
             self._by_table.setdefault(table_id, set()).add(connection)
+            restarting = self._restarting
+        if restarting:
+            connection.finish(RESTARTING)
 
     def remove(self, table_id: str, connection: Connection) -> None:
         """Forget a connection (idempotent)."""
@@ -272,7 +276,14 @@ class Hub:
             return [c for group in self._by_table.values() for c in group]
 
     def restarting(self) -> None:
-        """Tell every page the server is going (a close frame each, not what is queued): they come back."""
+        """Tell every page the server is going (a close frame each, not what is queued): they come back.
+
+        So is every page that connects from now on: a page comes back within a second of its close
+        (static/fichas.js), while the worker still accepts, and a socket left open held the stop for
+        gunicorn's whole graceful timeout (26-31 s with pages open; tests/web/test_stopping.py).
+        """
+        with self._lock:
+            self._restarting = True
         for connection in self.all():
             connection.finish(RESTARTING)
 

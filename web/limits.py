@@ -81,17 +81,30 @@ class TakeTurns:
 
 class ClientTurns:
     """WSGI middleware: at most `limit` HTTP requests of one client address served at once (0: any);
-    its others wait, which costs nothing, and delays only that client.
+    its others wait, which costs nothing, and delays only that client. An address that floods (more than
+    FLOOD_RATE requests a second after a burst of as many, or more than FLOODING times its limit going
+    at once) is served one request at a time, and only once nothing else is ready to run.
 
     Under gevent a request being served is a greenlet in the loop's queue, and every table's moves
     wait their turn behind all of them: one address keeping 300 requests going held moves 0.4-1.6 s,
     1,000 of them 1.5-3 s (a red team). A browser keeps at most six going to one site. Websockets
     are not counted here (each is one request for as long as its page is open: OpenSockets).
+
+    The limit alone still let a flooder's requests run between any two steps of a move: each is a page
+    made whole before it yields (about 2 ms), and requests pipelined on a kept-alive connection are
+    answered one after the other without ever counting as more than one going. 50 such connections from
+    one address held other tables' moves 20-60 ms (3-5 ms without; issue 48). Counted by their rate,
+    pipelined ones too, a flood now runs in the loop's idle time: a step of a move waits behind one of
+    its requests at most (tests/web/test_flood.py, bench/keepalive_flood.py).
     """
 
-    def __init__(self, app, limit: int):
-        self.app, self.limit = app, limit
-        self._turns: dict[str, list] = {}  # address -> [its requests, waiting or served; their semaphore]
+    FLOODING = 2  # requests going at once, in times the limit, past which an address floods
+    FLOOD_RATE = 50.0  # requests a second (after a burst of as many) past which an address floods
+
+    def __init__(self, app, limit: int, clock=time.monotonic):
+        self.app, self.limit, self.clock = app, limit, clock
+        self._turns: dict[str, Turns] = {}  # address -> its requests, waiting or served
+        self._rates: dict[str, Budget] = {}  # address -> its requests' rate (kept while it is quiet too)
         self._lock = threading.Lock()
 
     def __call__(self, environ, start_response):
@@ -101,17 +114,61 @@ class ClientTurns:
         with self._lock:
             turns = self._turns.get(address)
             if turns is None:
-                turns = self._turns[address] = [0, threading.Semaphore(self.limit)]
-            turns[0] += 1
-        turns[1].acquire()
+                turns = self._turns[address] = Turns(self.limit)
+            turns.going += 1
+            flooding = not self._rate(address).spend() or turns.going > self.FLOODING * self.limit
+        turns.enter(flooding)
         try:  # Flask makes the whole answer here (static files too: web/assets.py); the server writes it
+            if flooding:
+                after_the_others()
             return self.app(environ, start_response)
         finally:
-            turns[1].release()
+            turns.leave(flooding)
             with self._lock:
-                turns[0] -= 1
-                if not turns[0]:  # nothing of this address left: forget it
+                turns.going -= 1
+                if not turns.going:  # nothing of this address left: forget it
                     del self._turns[address]
+
+    def _rate(self, address: str) -> Budget:
+        """The address's bucket of requests (under the lock); past BUCKETS_MAX quiet ones are forgotten."""
+        budget = self._rates.get(address)
+        if budget is None:
+            if len(self._rates) >= BUCKETS_MAX:
+                self._rates = {key: b for key, b in self._rates.items() if not b.full()}
+            budget = self._rates[address] = Budget(self.FLOOD_RATE, self.clock)
+        return budget
+
+
+class Turns:
+    """One address's requests: how many are going (waiting or served), a turn among `limit` served at
+    once, and the one turn a flooding request also waits for."""
+
+    def __init__(self, limit: int):
+        self.going = 0  # changed under ClientTurns' lock
+        self.turns = threading.Semaphore(limit)
+        self.flood_turn = threading.Semaphore(1)
+
+    def enter(self, flooding: bool) -> None:
+        """Wait for a turn (a flooding request: for the flood's one turn first)."""
+        if flooding:
+            self.flood_turn.acquire()
+        self.turns.acquire()
+
+    def leave(self, flooding: bool) -> None:
+        """A request answered: the next one's turn."""
+        self.turns.release()
+        if flooding:
+            self.flood_turn.release()
+
+
+def after_the_others() -> None:
+    """Under gevent, wait until no other greenlet is ready to run (the loop is idle); elsewhere return."""
+    try:
+        from gevent import idle, monkey
+    except ImportError:
+        return
+    if monkey.is_module_patched("threading"):
+        idle()
 
 
 class OpenSockets:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from flask import current_app
@@ -11,6 +12,18 @@ from live.tables import Tables
 
 from .hub import Hub, Pinger
 from .limits import OpenSockets
+
+log = logging.getLogger(__name__)
+# The close reason a page of a purged table gets (code 1008: it shows it and does not reconnect);
+# templates/table.html words it in the page's language.
+TABLE_REMOVED = "This table has been removed. Open a new table."
+POLICY_VIOLATION = 1008
+
+
+def close_frame(code: int, reason: str) -> bytes:
+    """A websocket close frame from the server (unmasked), with a reason of at most 123 bytes."""
+    payload = code.to_bytes(2, "big") + reason.encode()
+    return bytes([0x88, len(payload)]) + payload
 
 
 @dataclass
@@ -26,11 +39,23 @@ class Fichas:
 
     def stopping(self) -> None:
         """The server is stopping (SIGTERM): the tables stay as they are and every page is told to come
-        back. The clock plays no turn meanwhile, and no page's going counts as a disconnection (S4)."""
+        back. The clock plays no turn meanwhile, and no page's going counts as a disconnection (S4); the
+        store keeps when it stopped, so that the next start moves every running clock on by the time the
+        server was down (Store.thaw): no turn loses time to a restart."""
         self.tables.stopping = True
         self.clock.stop()
+        try:
+            self.tables.store.mark_stopped(self.tables.now())
+        except Exception:  # the pages must still be told: the restart then counts it as a crash
+            log.exception("the stop could not be stored")
         self.pinger.stop()
         self.hub.restarting()
+
+    def table_removed(self, table) -> None:
+        """A table purged while this server held it: every page of it is told so, and stays."""
+        frame = close_frame(POLICY_VIOLATION, TABLE_REMOVED)
+        for connection in self.hub.connections(table.id):
+            connection.finish(frame)
 
     def close(self) -> None:
         """Stop every background worker, close every websocket and the store (tests build many apps)."""

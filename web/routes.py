@@ -19,11 +19,13 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
+from werkzeug.exceptions import Gone
 
 from game.errors import BadInput, GameError, StaleVersion
 from game.match import DEFAULT_TARGET, TARGETS
 from game.variants import DEFAULT_VARIANT, VARIANTS
 from game.views import shown_name, variant_menu
+from live.store import TableGone
 from live.table import NAME_FIELD_MAX, Table, clean_name, plain_number
 
 from .i18n import current_language
@@ -48,7 +50,7 @@ from .security import (
 )
 
 bp = Blueprint("fichas", __name__)
-STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409, "seated": 409}
+STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409, "seated": 409, "removed": 410}
 TABLE_ID_MAX = 64
 
 
@@ -65,9 +67,9 @@ def guard():
         check_handshake()
         if not same_origin():
             abort(403, says("origin"))
-        table_id = (request.view_args or {}).get("table_id", "")
-        if request.view_args is None or len(table_id) > TABLE_ID_MAX or fichas().tables.get(table_id) is None:
+        if request.view_args is None:
             abort(404, says("no_table"))
+        load_table(request.view_args.get("table_id", ""))
 
 
 bp.after_app_request(protect)
@@ -82,6 +84,7 @@ def template_globals():
 @bp.app_errorhandler(403)
 @bp.app_errorhandler(404)
 @bp.app_errorhandler(405)
+@bp.app_errorhandler(410)
 @bp.app_errorhandler(413)
 @bp.app_errorhandler(500)
 def http_error(error):
@@ -94,6 +97,12 @@ def http_error(error):
     if request.headers.get("HX-Request"):
         return render_template("_flash.html", message=message), error.code
     return render_template("error.html", code=error.code, message=message), error.code
+
+
+@bp.app_errorhandler(TableGone)
+def table_gone(error):
+    """A table purged while this server held it (python -m live.purge): said so, on any route."""
+    return http_error(Gone(says("removed")))
 
 
 @bp.app_errorhandler(ConnectionError)
@@ -218,9 +227,13 @@ def words(error: GameError) -> str:
 
 
 def load_table(table_id: str) -> Table:
-    """The table for a URL, or 404."""
-    table = fichas().tables.get(table_id) if len(table_id) <= TABLE_ID_MAX else None
+    """The table for a URL, or 404; 410 for a table that `python -m live.purge` removed."""
+    if len(table_id) > TABLE_ID_MAX:
+        abort(404, says("no_table"))
+    table = fichas().tables.get(table_id)
     if table is None:
+        if fichas().tables.store.was_purged(table_id):
+            abort(410, says("removed"))
         abort(404, says("no_table"))
     return table
 

@@ -11,6 +11,7 @@ the socket's one ordered writer (`Connection`), like the pushes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -25,6 +26,7 @@ from wsproto.events import BytesMessage, CloseConnection, Ping, Pong, TextMessag
 from wsproto.utilities import LocalProtocolError
 
 from game.errors import GameError
+from live.store import TableGone
 from live.table import Table
 from live.tables import Tables
 
@@ -49,7 +51,7 @@ READ_BYTES = 4096  # read at a time before other sockets get their turn
 YIELD_EVERY = 8  # reads at most before other sockets get their turn
 LINGER_SECONDS = 1.0  # after our close, what a client still sends is read and dropped this long at most
 DROP_PAUSE = 0.01  # ... a read at a time, with this pause between reads: a flooder gets little of our time
-POLICY_VIOLATION, MESSAGE_TOO_BIG = 1008, 1009
+POLICY_VIOLATION, MESSAGE_TOO_BIG, SERVICE_RESTART = 1008, 1009, 1012
 TOO_FAST = "This page sent too many messages too fast. Reload it to play on."
 TOO_BIG = "Message is too big"
 TOO_MANY_PAGES = "Too many pages of this site are open from your address. Close some, then reload."
@@ -250,6 +252,9 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     reader = Reader(ws, connection, config.get("WS_MESSAGES_PER_SECOND", MESSAGES_PER_SECOND),
                     config.get("SOCK_SERVER_OPTIONS", {}).get("max_message_size"))
     address = request.remote_addr or ""
+    if live.tables.stopping:  # a page back while the server stops: told at once to come back later
+        refuse(ws, connection, reader, wait, "", SERVICE_RESTART)
+        return
     if not live.sockets.open(address):
         refuse(ws, connection, reader, wait, TOO_MANY_PAGES)
         return
@@ -303,9 +308,10 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
                     time.sleep(0)  # waiting, the wait above yields: a second trip through the loop cost 3 %)
     finally:
         live.hub.remove(table.id, connection)
-        live.tables.disconnect(table, seat)
-        if watched:
-            live.tables.watching(table, connection.holder, opened=False)
+        with contextlib.suppress(TableGone):  # purged meanwhile: nobody is left to tell
+            live.tables.disconnect(table, seat)
+            if watched:
+                live.tables.watching(table, connection.holder, opened=False)
         if reader.closing:
             reader.linger(LINGER_SECONDS)
         connection.close()
@@ -314,9 +320,10 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
 
 
 def refuse(ws: simple_websocket.Server, connection: Connection, reader: Reader, wait: float,
-           reason: str) -> None:
-    """A socket accepted only to be closed at once, with 1008 and a reason the page shows."""
-    reader.close(POLICY_VIOLATION, reason)
+           reason: str, code: int = POLICY_VIOLATION) -> None:
+    """A socket accepted only to be closed at once, with 1008 and a reason the page shows (or 1012: the
+    server is restarting, come back)."""
+    reader.close(code, reason)
     reader.start()  # it reads (and drops) what the client still sends while it closes
     while not connection.done:
         connection.flush(timeout=wait)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -26,6 +27,7 @@ from web.socket import LINGER_SECONDS, POLICY_VIOLATION, TOO_FAST
 
 FLOOD_SECONDS = 5.0
 MOVE_WITHIN = 1.0  # seconds for a move to reach all four seats, flood or not
+FLOODER_WAITS = 5  # a flooding address's page visits wait at least this many times as long as another's
 
 
 @pytest.fixture
@@ -251,4 +253,94 @@ def test_one_address_keeping_hundreds_of_requests_going_does_not_hold_up_other_t
     assert answered >= 100  # it was served too, in its turn
     assert len(latencies) >= 10, latencies
     assert max(latencies) < MOVE_WITHIN, [round(s, 3) for s in latencies]
+    assert production.workers() == [production.worker], production.log()
+
+
+# One address flooding over keep-alive connections, each pipelining batches of GETs and sending the next
+# batch once the last is answered (issue 48): its requests go one after another on each connection, so
+# that no more than one per connection is ever going at once. Prints how many were answered.
+KEEP_ALIVE_FLOOD = r"""
+import selectors, socket, sys, time
+port, count, seconds, batch = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+chooser, answered = selectors.DefaultSelector(), 0
+for _ in range(count):
+    conn = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+    conn.sendall(request * batch)
+    chooser.register(conn, selectors.EVENT_READ, [0])
+end = time.monotonic() + seconds
+while time.monotonic() < end:
+    for key, _ in chooser.select(0.1):
+        data = key.fileobj.recv(1 << 20)
+        if not data:
+            chooser.unregister(key.fileobj)
+            continue
+        heads = data.count(b"HTTP/1.1 ")  # an answer's head is read whole: it is small
+        answered += heads
+        key.data[0] += heads
+        if key.data[0] >= batch:  # the whole batch answered
+            key.data[0] -= batch
+            key.fileobj.sendall(request * batch)
+print(answered)
+"""
+VISIT_EVERY = 0.05  # seconds between two visits of a page: a person, not a flood
+
+
+def visits(port: int, address: str, seconds: float) -> list[float]:
+    """GET / from `address`, one after another on a kept-alive connection: each answer's seconds."""
+    request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    spent, end = [], time.monotonic() + seconds
+    with socket.create_connection(("127.0.0.1", port), source_address=(address, 0), timeout=30) as conn:
+        while time.monotonic() < end:
+            sent, data = time.monotonic(), b""
+            conn.sendall(request)
+            while b"</html>" not in data:
+                data += conn.recv(1 << 16)
+            spent.append(time.monotonic() - sent)
+            time.sleep(VISIT_EVERY)
+    return spent
+
+
+def keep_alive_flood(server: Production, connections: int, seconds: float, batch: int = 20) -> dict:
+    """Moves at a table of four, and a visitor's and the flooder's own page visits, while one address
+    floods with `connections` keep-alive connections pipelining GETs: the seconds of each, and how many
+    of the flood's requests were answered. The flood runs in a process of its own."""
+    players = seated_table(server)
+    try:
+        quiet = [timed_move(players) for _ in range(10)]
+        flood = subprocess.Popen([sys.executable, "-c", KEEP_ALIVE_FLOOD, str(server.port), str(connections),
+                                  str(seconds), str(batch)], stdout=subprocess.PIPE, text=True)
+        time.sleep(1.0)  # its connections are open and busy
+        looked: dict[str, list[float]] = {}
+        lookers = [threading.Thread(target=lambda a=address: looked.setdefault(a, visits(server.port, a,
+                                                                                            seconds - 2.5)))
+                   for address in ("127.0.0.2", "127.0.0.3")]  # the flooder's own address; another one
+        for looker in lookers:
+            looker.start()
+        started, moves = time.monotonic(), []
+        while time.monotonic() - started < seconds - 2:
+            moves.append(timed_move(players))
+        for looker in lookers:
+            looker.join(30)
+        answered = int(flood.communicate(timeout=30)[0])
+    finally:
+        for player in players:
+            player.close()
+    return {"quiet": quiet, "moves": moves, "flooder": looked["127.0.0.2"], "visitor": looked["127.0.0.3"],
+            "answered": answered}
+
+
+def test_keep_alive_connections_pipelining_from_one_address_wait_behind_everyone_else(production):
+    """50 keep-alive connections of one address, each pipelining GETs, held every other table's moves
+    20-60 ms (3-5 ms without): each request counted as one going, and 8 of them ran between any two
+    steps of a move. A flooding address is now served one request at a time, in the loop's idle time:
+    its own visits wait behind its flood, another address's do not, and the other tables play on.
+    (How fast their moves are, on a quiet machine with the server on one core: bench/keepalive_flood.py.)"""
+    figures = keep_alive_flood(production, 50, FLOOD_SECONDS + 3)
+    moves, flooder, visitor = figures["moves"], figures["flooder"], figures["visitor"]
+    summary = {name: [round(statistics.median(values) * 1000, 1), round(max(values) * 1000, 1)]
+               for name, values in figures.items() if name != "answered"}
+    assert figures["answered"] >= 100, figures["answered"]  # it was served too, in its turn
+    assert len(moves) >= 10 and max(moves) < MOVE_WITHIN, summary
+    assert statistics.median(flooder) > FLOODER_WAITS * statistics.median(visitor), summary
     assert production.workers() == [production.worker], production.log()

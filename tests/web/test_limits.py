@@ -155,3 +155,40 @@ def test_one_address_has_its_few_requests_served_at_once_and_the_rest_wait_their
     for thread in threads:
         thread.join(5)
     assert len(entered) == 5 and not turns._turns
+
+
+def test_an_address_past_its_rate_is_served_one_request_at_a_time():
+    """Requests pipelined on kept-alive connections go one after another on each, never more than one
+    going: counted by their rate (FLOOD_RATE a second, after a burst of as many), an address that sends
+    more is served one request at a time (and, under gevent, only when nothing else is ready to run)."""
+    entered, release = [], threading.Event()
+
+    def app(environ, start_response):
+        entered.append(environ["REMOTE_ADDR"])
+        if environ.get("slow"):
+            release.wait(5)
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    now = [1000.0]
+    turns = ClientTurns(app, 8, clock=lambda: now[0])
+    for _ in range(int(ClientTurns.FLOOD_RATE)):  # the burst, one after another: never more than one going
+        list(turns({"REMOTE_ADDR": "192.0.2.1"}, lambda *a: None))
+
+    def request(address: str) -> threading.Thread:
+        environ = {"REMOTE_ADDR": address, "slow": True}
+        thread = threading.Thread(target=lambda: list(turns(environ, lambda *a: None)), daemon=True)
+        thread.start()
+        return thread
+
+    entered.clear()
+    threads = [request("192.0.2.1") for _ in range(3)] + [request("192.0.2.9") for _ in range(3)]
+    wait_until(lambda: len(entered) == 4)
+    time.sleep(0.1)
+    assert sorted(entered) == ["192.0.2.1"] + ["192.0.2.9"] * 3  # the flooder's others wait
+    release.set()
+    for thread in threads:
+        thread.join(5)
+    assert len(entered) == 6 and not turns._turns
+    now[0] += 1.0  # a second later its bucket has refilled: it is served as any other address again
+    assert turns._rates["192.0.2.1"].full()
