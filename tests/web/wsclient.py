@@ -2,8 +2,9 @@
 
 `RawClient` is a websocket written by hand with wsproto (what a flooder would write): it sends
 frames as bytes, as fast as asked, and reads back every frame the server writes, close codes
-and pongs included. `Production` (helpers/production.py) runs the README's production command (gunicorn, one gevent
-worker) in a subprocess, as bench/load.py does: the stall a flood causes only shows under gevent.
+and pongs included. `Production` (helpers/production.py) runs the README's production command
+(gunicorn, one gevent worker) in a subprocess, as bench/load.py does: the stall a flood causes only
+shows under gevent.
 """
 
 from __future__ import annotations
