@@ -96,4 +96,4 @@ def hand_over(table_id: str):
 
 def public(table: Table) -> dict:
     """What the reclaim page shows of a table."""
-    return {"id": table.id, "variant": {"title": table.variant.title}}
+    return {"id": table.id, "variant": {"name": table.variant.name}}  # game_title words it (web/i18n.py)
