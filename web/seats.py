@@ -39,7 +39,9 @@ def seat_link(table_id: str):
         abort(403, says("no_seat"))
     secret = request.cookies[SEAT_COOKIE]
     link = share_url(url_for(".reclaim", table_id=table.id)) + "#" + secret
-    return render_template("_seat_link.html", link=link)
+    # Asked for by the offer made right after sitting down (templates/table.html), or by the folded panel.
+    field = "seat-offer-input" if request.form.get("box") == "offer" else "seat-link-input"
+    return render_template("_seat_link.html", link=link, field=field)
 
 
 @bp.get("/t/<table_id>/seat")

@@ -132,3 +132,58 @@ def test_no_pull_to_refresh_on_a_table_page(open_page, production):
     page: Page = players[1].page
     for selector in ("html", "body"):
         assert page.eval_on_selector(selector, "el => getComputedStyle(el).overscrollBehaviorY") == "none"
+
+
+SHARE_SHEET = """window.fichasShared = [];
+navigator.share = data => { window.fichasShared.push(data.url); return Promise.resolve(); };"""
+
+
+def test_the_private_link_is_offered_in_sight_right_after_taking_a_seat(open_page, production):
+    ana = Player(open_page(), "Ana")
+    link = ana.create(production.url, "block", 2)
+    bea = Player(open_page(phone=True), "Bea", phone=True)
+    bea.page.add_init_script(SHARE_SHEET)  # a phone's share sheet
+    bea.join(link)
+    offer = bea.page.locator("#seat-offer")
+    expect(offer).to_be_in_viewport()
+    bea.press(offer.get_by_role("button", name="Share my private link"))
+    field = offer.locator("#seat-offer-input")
+    expect(field).to_have_value(re.compile(re.escape(link) + r"/seat#[\w-]{43}$"))
+    assert bea.page.evaluate("window.fichasShared") == [field.input_value()]  # the share sheet had it
+    assert field.input_value().split("#")[1] not in ana.page.content()
+    # The host, on a desktop (no share sheet): the link is shown to copy.
+    expect(ana.page.locator("#seat-offer")).to_be_visible()
+    ana.page.locator("#seat-offer").get_by_role("button", name="Show my link").click()
+    expect(ana.page.locator("#seat-offer-input")).to_have_value(re.compile(r"/seat#[\w-]{43}$"))
+    ana.page.get_by_role("button", name="Close").click()
+    expect(ana.page.locator("#seat-offer")).to_have_count(0)
+    for player in (ana, bea):  # offered once, right after sitting down: a reload shows the table alone
+        player.page.reload()
+        player.wait_connected()
+        expect(player.page.locator("#seat-offer")).to_have_count(0)
+        expect(player.page.locator("#seat-link summary")).to_be_attached()  # kept in the folded panel
+
+
+def test_a_second_device_with_the_plain_link_is_shown_the_way_back_and_the_private_link_seats_it(
+        open_page, production):
+    players = two_at_block(open_page, production)
+    bea = players[1]
+    bea.press(bea.page.get_by_role("button", name="Show my link"))
+    private = bea.page.locator("#seat-offer-input").input_value()
+    hand = sorted(bea.hand())
+
+    laptop = open_page(players[0].page.locator("#share-link").input_value())  # the plain link, no cookie
+    expect(laptop.locator("main.play")).to_have_attribute("data-you", "")
+    way = laptop.locator("#way-back")
+    expect(way).to_contain_text("Open your private link to it here")
+    expect(way).to_contain_text("Your private link back to this seat")
+    expect(way).to_contain_text("ask the host")
+    expect(laptop.locator("form.join")).to_have_count(0)  # no seat to take by the plain link
+
+    laptop.goto(private)
+    laptop.get_by_role("button", name="Take my seat back").click()
+    expect(laptop.locator("main.play")).to_have_attribute("data-you", "1")
+    again = Player(laptop, "Bea", seat=1)
+    again.wait_connected()
+    assert sorted(again.hand()) == hand
+    expect(bea.page.locator("main.play")).to_have_attribute("data-you", "")  # the phone watches now
