@@ -285,7 +285,16 @@
     if (c) c.hidden = false;
     cutOff(true);
   });
-  document.addEventListener("htmx:wsConnecting", function () { clearTimeout(retry); });
+  document.addEventListener("htmx:wsConnecting", function () {
+    clearTimeout(retry);
+    // htmx has just closed the open socket to make a new one (a try it had set for later, after the
+    // page already reconnected by itself): a replacement, not a lost connection to say.
+    if (current && current.readyState === WebSocket.CLOSING) {
+      current.onclose = null;
+      if (inFlight !== null) lost = inFlight;
+      inFlight = null;
+    }
+  });
   document.addEventListener("htmx:wsOpen", function (e) {
     current = e.detail.event.target;
     wrapper = e.detail.socketWrapper;

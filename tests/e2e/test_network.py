@@ -153,7 +153,7 @@ def test_the_private_link_is_offered_in_sight_right_after_taking_a_seat(open_pag
     assert field.input_value().split("#")[1] not in ana.page.content()
     # The host, on a desktop (no share sheet): the link is shown to copy.
     expect(ana.page.locator("#seat-offer")).to_be_visible()
-    ana.page.locator("#seat-offer").get_by_role("button", name="Show my link").click()
+    ana.page.locator("#seat-offer").get_by_role("button", name="Show my private link").click()
     expect(ana.page.locator("#seat-offer-input")).to_have_value(re.compile(r"/seat#[\w-]{43}$"))
     ana.page.get_by_role("button", name="Close").click()
     expect(ana.page.locator("#seat-offer")).to_have_count(0)
@@ -168,7 +168,7 @@ def test_a_second_device_with_the_plain_link_is_shown_the_way_back_and_the_priva
         open_page, production):
     players = two_at_block(open_page, production)
     bea = players[1]
-    bea.press(bea.page.get_by_role("button", name="Show my link"))
+    bea.press(bea.page.get_by_role("button", name="Show my private link"))
     private = bea.page.locator("#seat-offer-input").input_value()
     hand = sorted(bea.hand())
 
