@@ -15,7 +15,7 @@ from live.table import SeatRefused, Table
 
 from .parts import fichas
 from .render import flash_answer, name_field
-from .routes import STATUS, bp, load_table
+from .routes import STATUS, bp, just_seated, load_table
 from .security import SEAT_COOKIE, browser_id, my_seat, says, seat_cookie, share_url
 
 REFUSED_STATUS = {"link": 403, "not_host": 403, "no_seat": 403, "seat": 400}  # any other code: 409
@@ -64,7 +64,7 @@ def reclaim(table_id: str):
     except SeatRefused as error:
         return render_template("seat.html", table=public(table), error=says(error.code, **error.facts)), \
             REFUSED_STATUS.get(error.code, 409)
-    return seat_cookie(target, table, new_secret)
+    return just_seated(seat_cookie(target, table, new_secret), table)  # its link changed: offer the new one
 
 
 @bp.post("/t/<table_id>/ask")

@@ -187,3 +187,4 @@ def test_a_second_device_with_the_plain_link_is_shown_the_way_back_and_the_priva
     again.wait_connected()
     assert sorted(again.hand()) == hand
     expect(bea.page.locator("main.play")).to_have_attribute("data-you", "")  # the phone watches now
+    expect(laptop.locator("#seat-offer")).to_be_visible()  # the link worked once: the new one is offered
