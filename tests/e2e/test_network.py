@@ -97,6 +97,25 @@ def test_a_lost_network_is_said_at_once_a_tap_meanwhile_is_never_played_and_the_
         player.wait_version(version + 2)
 
 
+def test_a_few_seconds_offline_on_ones_turn_do_not_cut_it(open_page, production):
+    """The page keeps its quiet socket while the network is gone, rather than closing it: a closed one
+    is a disconnection, and on one's turn S4 cuts it to 5 s (the table then played for the player
+    5 s after the network came back)."""
+    players = two_at_block(open_page, production)
+    mover, other = to_play(players)
+    page, version = mover.page, mover.version()
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_be_visible(timeout=BANNER_WITHIN_MS)
+    page.wait_for_timeout(2000)
+    page.context.set_offline(False)
+    live(mover, version)
+    page.wait_for_timeout(6000)  # past a cut turn's 5 s
+    assert other.version() == version  # nobody played for the mover
+    clock = other.page.locator(f"#clock-{mover.seat} .clock")
+    assert int(clock.inner_text()) > 60, clock.inner_text()  # of 120 s: never cut to 5
+    expect(other.page.locator(f"article.seat[data-seat='{mover.seat}']")).not_to_have_class(re.compile("offline"))
+
+
 def test_a_socket_that_goes_silent_without_an_offline_event_is_noticed(open_page, production):
     """A dead spot: the phone still thinks it is online, but nothing gets through. The page's own
     "alive?" goes unanswered, and it says so and reconnects, without the browser's `offline` event."""
