@@ -49,6 +49,19 @@ def test_every_page_renders_with_nothing_undefined(make_app, lang):
     assert len(shown) > 15
 
 
+def test_the_pages_of_a_seat_changing_hands_render_with_nothing_undefined(make_app):
+    """Between rounds, with seats away (no page open here): a visitor asks for one, the host is offered it."""
+    app = strict(make_app, TABLES_OPTIONS={"rng": random.Random(5)})
+    url, players = open_table(app, "block", 2, names=("Ana", "Bea"))
+    play_until(app, url, players, random.Random(5), round_over)
+    visitor = Browser(app)
+    assert 'id="handover-ask"' in visitor.get(url).get_data(as_text=True)
+    assert visitor.post(f"{url}/ask", {"name": "Zoe"}).status_code == 204
+    assert "Zoe" in visitor.get(url).get_data(as_text=True)  # "You asked for a seat as Zoe"
+    shown = players[0].get(url).get_data(as_text=True)
+    assert 'id="handover-host"' in shown and "Give Bea's seat to Zoe" in shown
+
+
 def test_the_seat_link_page_names_the_game(make_app):
     app = strict(make_app)
     url, _ = open_table(app, "block", 2, names=("Ana", "Bea"))
