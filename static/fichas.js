@@ -54,9 +54,8 @@
     clearTimeout(unanswered);
     unanswered = setTimeout(function () {
       if (stopped) return;
-      var c = document.getElementById("connection"); if (c) c.hidden = false;
-      cutOff(true);
-      socket.reconnect();
+      showDown();
+      freshSocket(socket);
     }, 4000);
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
@@ -165,11 +164,99 @@
     });
     document.dispatchEvent(new CustomEvent("fichas:connection", {detail: {down: down}}));
   }
+  // A tap while down is answered on the spot, in #flash (a11y.js reads it out), and dropped: never
+  // kept to be sent once the connection is back, onto a table that may have changed meanwhile.
   document.addEventListener("htmx:wsConfigSend", function (e) {
     if (!down) return;
     e.preventDefault();
-    document.dispatchEvent(new CustomEvent("fichas:connection", {detail: {down: true}})); // said again
+    var flash = document.getElementById("flash"), c = document.getElementById("connection");
+    if (!flash || !c) return;
+    var unsent = document.createElement("p");
+    unsent.className = "flash-error";
+    unsent.textContent = c.dataset.unsent;
+    flash.replaceChildren(unsent);
+    document.dispatchEvent(new CustomEvent("fichas:refused"));
   });
+  // "Reconnecting…" in sight and the moves off, at once.
+  function showDown() {
+    var c = document.getElementById("connection"); if (c) c.hidden = false;
+    cutOff(true);
+  }
+  // A new socket in place of one that is gone, now: htmx's wrapper makes it (and the page then gets
+  // the whole table afresh). The old one is forgotten first: nothing it still holds is shown (a
+  // closed socket delivers no more messages), and its late close starts no other try.
+  function freshSocket(socket) {
+    socket = socket || wrapper;
+    if (!socket || stopped || leaving) return;
+    if (inFlight !== null) lost = inFlight; // a move it carried may never have reached the table
+    inFlight = null;
+    clearTimeout(unanswered);
+    clearTimeout(probing);
+    probing = null;
+    unstall();
+    clearTimeout(retry);
+    if (current) current.onclose = null;
+    socket.reconnect();
+  }
+  // A socket that has gone quiet is kept while it may come back: the server keeps a silent socket's
+  // seat present a while (a phone's radio waking up), where a closed one is a disconnection, which
+  // on one's turn cuts it short (S4). The page says it is down meanwhile and takes no move. Anything
+  // arriving on it again brings the page back (its pushes come in order, none missed); `giveUpMs`
+  // without a word, or a network back that it does not answer within ONLINE_WAIT_MS, and a new one
+  // is made.
+  var ONLINE_WAIT_MS = 1000, STALL_MAX_MS = 8000;
+  var stalled = false, stallTimer = null;
+  function stall(giveUpMs) {
+    showDown();
+    stalled = true;
+    clearTimeout(stallTimer);
+    if (giveUpMs) stallTimer = setTimeout(function () { freshSocket(); }, giveUpMs);
+  }
+  function unstall() { stalled = false; clearTimeout(stallTimer); }
+  // The network gone, as the browser tells (its `offline` event: a phone losing its signal, a laptop
+  // its wifi): said at once, not after a socket times out (a stalled socket can stay "open" for a
+  // minute, its pushes and the page's moves held back). Back (`online`): the kept socket is asked
+  // "alive?" at once, or a new one made.
+  window.addEventListener("offline", function () {
+    if (stopped || !wrapper) return;
+    clearTimeout(unanswered); // the socket is tried again with `online`, not after 4 s offline
+    clearTimeout(probing);
+    probing = null;
+    if (current && current.readyState === WebSocket.OPEN) stall(0); else showDown();
+  });
+  window.addEventListener("online", function () {
+    if (!down || stopped) return;
+    if (!stalled || !current || current.readyState !== WebSocket.OPEN) { freshSocket(); return; }
+    current.send(ALIVE);
+    stall(ONLINE_WAIT_MS);
+  });
+  // A socket gone dead with no word from the browser (a dead spot: the phone still thinks it has a
+  // network): a page that has heard nothing for PROBE_AFTER_MS sends the server a tiny "alive?",
+  // answered at once (web/socket.py); no answer within PROBE_WAIT_MS and the page says it is down
+  // (then as above). Only while nothing else is awaited and the page is in sight: a hidden page
+  // catches up when shown.
+  var PROBE_AFTER_MS = 5000, PROBE_WAIT_MS = 2000;
+  var ALIVE = '{"action":"alive"}', ALIVE_ANSWER = "alive"; // as web/socket.py writes them
+  var heardAt = Date.now(), probing = null;
+  document.addEventListener("htmx:wsOpen", function () { heardAt = Date.now(); unstall(); });
+  document.addEventListener("htmx:wsClose", function () { unstall(); }); // htmx or the retry below try again
+  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+    heardAt = Date.now();
+    clearTimeout(probing);
+    probing = null;
+    if (stalled) { // it carries again: back, with what it held
+      unstall();
+      var c = document.getElementById("connection"); if (c && !stopped) c.hidden = true;
+      cutOff(false);
+    }
+    if (e.detail.message === ALIVE_ANSWER) e.preventDefault(); // nothing to show
+  });
+  setInterval(function () {
+    if (down || stopped || probing || inFlight !== null || !current || current.readyState !== WebSocket.OPEN
+        || document.visibilityState !== "visible" || Date.now() - heardAt < PROBE_AFTER_MS) return;
+    current.send(ALIVE);
+    probing = setTimeout(function () { probing = null; stall(STALL_MAX_MS); }, PROBE_WAIT_MS);
+  }, 1000);
   // How this page's seat was lost while it was away (web/routes.py lost_seat), come with the page or
   // with the socket's first whole table, stays through the whole #me later pushes swap in with an
   // empty #flash (a seat changing hands, someone coming back), until the viewer does something.
@@ -229,7 +316,16 @@
     if (c) c.hidden = false;
     cutOff(true);
   });
-  document.addEventListener("htmx:wsConnecting", function () { clearTimeout(retry); });
+  document.addEventListener("htmx:wsConnecting", function () {
+    clearTimeout(retry);
+    // htmx has just closed the open socket to make a new one (a try it had set for later, after the
+    // page already reconnected by itself): a replacement, not a lost connection to say.
+    if (current && current.readyState === WebSocket.CLOSING) {
+      current.onclose = null;
+      if (inFlight !== null) lost = inFlight;
+      inFlight = null;
+    }
+  });
   document.addEventListener("htmx:wsOpen", function (e) {
     current = e.detail.event.target;
     wrapper = e.detail.socketWrapper;

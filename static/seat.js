@@ -41,6 +41,24 @@
     if (el.dataset && el.dataset.keepOpen) remember(el.dataset.keepOpen, el.open);
   }, true);
   document.addEventListener("htmx:load", function (e) { restore(e.detail.elt); checkSeat(); });
+  // The private link offered right after sitting down (templates/table.html): where the device has a
+  // share sheet (phones), it opens with the link as it comes (still within the tap that asked for it);
+  // the link stays shown, to copy, either way. The line closes for good with its ×.
+  document.addEventListener("DOMContentLoaded", function () {
+    var get = document.getElementById("seat-offer-get");
+    if (get && navigator.share) get.textContent = get.dataset.share;
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var field = document.getElementById("seat-offer-input");
+    if (!field || e.detail.target.id !== "seat-offer-box" || !navigator.share) return;
+    navigator.share({title: document.title, url: field.value}).catch(function () { /* cancelled: it stays shown */ });
+  });
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest("#seat-offer-close")) return;
+    document.getElementById("seat-offer").remove();
+    var me = document.getElementById("me"); // the focus goes on to the player's own part, not to the page's top
+    if (me) me.focus();
+  });
   document.addEventListener("DOMContentLoaded", function () {
     restore(document);
     var secret = document.getElementById("seat-secret");

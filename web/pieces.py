@@ -292,8 +292,8 @@ class Pieces:
     def seat(self, s: int) -> Markup:
         """A seat, with its pieces rendered apart (an include would cost more than they do)."""
         view = self.context["view"]
-        if not view or s >= len(self.context["players"]):
-            return self.render("_seat.html", s=s)
+        if not view or s >= len(self.context["players"]):  # no round dealt yet, or an empty chair: no pieces
+            return self.render("_seat.html", s=s, count="", backs="", missing="", reveal="")
         player = view["players"][s]
         count, backs = self.count(s)
         return self.render("_seat.html", s=s, p=player, count=count, backs=backs, missing=self.missing(s),

@@ -149,7 +149,8 @@ def create_table():
         except BadInput as error:
             errors["name"] = words(error)
         else:
-            return seat_cookie(redirect(url_for(".show_table", table_id=table.id), 303), table, secret)
+            to_table = redirect(url_for(".show_table", table_id=table.id), 303)
+            return just_seated(seat_cookie(to_table, table, secret), table)
     return render_template("home.html", form=form, errors=errors, **choices()), 400
 
 
@@ -165,12 +166,29 @@ def show_table(table_id: str):
     table = load_table(table_id)
     seat = my_seat(table)
     message = lost_seat(table) if seat is None else None
+    new_seat = seat is not None and JUST_SEATED in request.cookies
     with table.lock:
-        page = make_response(render_template("table.html", **render_context(table, seat, message)))
+        page = make_response(render_template("table.html", **render_context(table, seat, message),
+                                             new_seat=new_seat))
     if message is not None:  # told once: the cookie opens nothing any more
         page.delete_cookie(SEAT_COOKIE, path=f"/t/{table.id}", httponly=True, samesite="Lax",
                            secure=request.is_secure)
+    if JUST_SEATED in request.cookies:  # offered once
+        page.delete_cookie(JUST_SEATED, path=f"/t/{table.id}", httponly=True, samesite="Lax",
+                           secure=request.is_secure)
     return page
+
+
+# Set with a seat just taken (a table opened, a seat joined), for the table page that follows only: it
+# then offers the private link back to the seat in sight (templates/table.html), for a second device.
+JUST_SEATED = "fichas_seated"
+
+
+def just_seated(response: Response, table: Table) -> Response:
+    """Mark the answer that gives a seat, so that the next table page offers the seat's private link."""
+    response.set_cookie(JUST_SEATED, "1", max_age=600, path=f"/t/{table.id}", httponly=True, samesite="Lax",
+                        secure=request.is_secure)
+    return response
 
 
 @bp.post("/t/<table_id>/join")
@@ -189,7 +207,7 @@ def join(table_id: str):
         _, secret = fichas().tables.join(table, request.form.get("name", ""), browser=browser_id())
     except GameError as error:
         return flash_answer(words(error), STATUS.get(error.code, 409), name_field(error, "join-name"))
-    return seat_cookie(response, table, secret)
+    return just_seated(seat_cookie(response, table, secret), table)
 
 
 @bp.post("/t/<table_id>/<any(play, pass, draw, 'next-round'):action>")

@@ -15,7 +15,7 @@ from live.table import SeatRefused, Table
 
 from .parts import fichas
 from .render import flash_answer, name_field
-from .routes import STATUS, bp, load_table
+from .routes import STATUS, bp, just_seated, load_table
 from .security import SEAT_COOKIE, browser_id, my_seat, says, seat_cookie, share_url
 
 REFUSED_STATUS = {"link": 403, "not_host": 403, "no_seat": 403, "seat": 400}  # any other code: 409
@@ -39,7 +39,9 @@ def seat_link(table_id: str):
         abort(403, says("no_seat"))
     secret = request.cookies[SEAT_COOKIE]
     link = share_url(url_for(".reclaim", table_id=table.id)) + "#" + secret
-    return render_template("_seat_link.html", link=link)
+    # Asked for by the offer made right after sitting down (templates/table.html), or by the folded panel.
+    field = "seat-offer-input" if request.form.get("box") == "offer" else "seat-link-input"
+    return render_template("_seat_link.html", link=link, field=field)
 
 
 @bp.get("/t/<table_id>/seat")
@@ -62,7 +64,7 @@ def reclaim(table_id: str):
     except SeatRefused as error:
         return render_template("seat.html", table=public(table), error=says(error.code, **error.facts)), \
             REFUSED_STATUS.get(error.code, 409)
-    return seat_cookie(target, table, new_secret)
+    return just_seated(seat_cookie(target, table, new_secret), table)  # its link changed: offer the new one
 
 
 @bp.post("/t/<table_id>/ask")
@@ -114,4 +116,4 @@ def client_address() -> str | None:
 
 def public(table: Table) -> dict:
     """What the reclaim page shows of a table."""
-    return {"id": table.id, "variant": {"title": table.variant.title}}
+    return {"id": table.id, "variant": {"name": table.variant.name}}  # game_title words it (web/i18n.py)

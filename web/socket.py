@@ -41,6 +41,9 @@ from .security import my_seat, says, seat_holder
 log = logging.getLogger(__name__)
 ACTIONS = ("play", "pass", "draw", "next_round")  # what a page may send over its websocket
 REFRESH = '{"action":"refresh"}'  # a page that missed a push asks for the whole table (static/fichas.js)
+# A page that has heard nothing for a while asks whether its socket still carries anything (a dead
+# spot leaves it "open" with no word): answered at once with a few bytes, nothing rendered, no lock.
+ALIVE, ALIVE_ANSWER = '{"action":"alive"}', "alive"
 # A page switching language in place (static/fichas.js) asks for the whole table in it: its socket
 # stays open, so the switch is no disconnection (a reload on one's own turn cut it to 5 s: S4),
 # and the page writes it as JSON.stringify does.
@@ -285,6 +288,9 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
             connection.flush(timeout=None)
             done = connection.done  # looked at first: moves read before the socket ended are played
             while connection.alive and (message := reader.next()) is not None:
+                if message == ALIVE:  # the page checks its socket (static/fichas.js)
+                    connection.send(ALIVE_ANSWER)
+                    continue
                 if message == REFRESH:  # the page missed a push (static/fichas.js)
                     with live.tables.locked(table) as table:
                         send_whole(connection, table, live.tables)

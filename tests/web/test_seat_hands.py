@@ -54,7 +54,9 @@ def test_the_private_link_is_shown_to_its_own_seat_only_and_only_when_asked(app)
     assert "Your private link back to this seat" in page(players[1], url)
     spectator = Browser(app)
     assert spectator.post(f"{url}/seat-link").status_code == 403
-    assert "private link" not in page(spectator, url)
+    shown = page(spectator, url)
+    assert 'id="seat-link"' not in shown and "Show my link" not in shown  # no panel, no offer
+    assert 'id="way-back"' in shown  # only the words on how to get one's own seat here (issue 43)
 
 
 def test_the_link_gives_a_new_browser_the_seat_and_the_old_one_loses_it(make_app):
