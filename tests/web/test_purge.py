@@ -9,10 +9,10 @@ import time
 from contextlib import closing
 
 import pytest
-from wsclient import ROOT, Production
 
 from helpers import Browser, LivePlayer, open_table
 from helpers.pages import db_rows, table_id
+from helpers.production import ROOT, Production
 from live.purge import main as purge
 from live.store import Store
 

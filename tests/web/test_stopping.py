@@ -17,7 +17,8 @@ import time
 import aiohttp
 import pytest
 from test_flood import seated_table
-from wsclient import LOAD, Production
+
+from helpers.production import LOAD, Production
 
 STOPPED_WITHIN = 5.0  # seconds from SIGTERM to the master's exit (was 30)
 SERVICE_RESTART = 1012
