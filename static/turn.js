@@ -14,6 +14,8 @@
   var wrapper = null;
   var hidden = null; // what the page showed as it was hidden (`state`)
   var awayTimer = null;
+  var frozen = null; // what the page showed as the browser froze it (`state`)
+  var REFRESH = '{"action":"refresh"}'; // the whole table, please (web/socket.py)
 
   function soundOn() {
     try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
@@ -158,6 +160,25 @@
   window.addEventListener("pagehide", function () { keep(hidden || state()); });
   window.addEventListener("storage", function (e) { if (e.key === SEEN && !document.hidden) drop(); });
 
+  // A page back from the background or thawed (a browser freezes pages it hides) asks for the whole
+  // table at once: what it was pushed meanwhile may be old, and its clocks drawn from stale times.
+  // Then it says what it missed. A closed socket reconnects now rather than after its back-off (the
+  // server sends the table afresh); an open one is kept (closing it would cost a player on their turn
+  // their time, S4).
+  function catchUp(before) {
+    var pending = true;
+    function tell() {
+      if (!pending) return;
+      pending = false;
+      document.removeEventListener("htmx:wsAfterMessage", tell);
+      tellAway(before);
+    }
+    document.addEventListener("htmx:wsAfterMessage", tell);
+    setTimeout(tell, 5000);
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(REFRESH);
+    else if (wrapper) wrapper.reconnect();
+  }
+
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) {
       hidden = state();
@@ -167,21 +188,15 @@
     drop();
     var before = hidden;
     hidden = null;
-    if (!before) return;
-    // Phones suspend hidden pages: a closed socket reconnects now rather than after its back-off,
-    // and the server sends the table afresh. An open socket is kept (closing it would cost a
-    // player on their turn their time, S4): its pushes are already shown, or arrive now.
-    if (socket && wrapper && socket.readyState !== WebSocket.OPEN) {
-      var pending = true;
-      document.addEventListener("htmx:wsAfterMessage", function once() {
-        document.removeEventListener("htmx:wsAfterMessage", once);
-        if (pending) { pending = false; tellAway(before); }
-      });
-      setTimeout(function () { if (pending) { pending = false; tellAway(before); } }, 5000);
-      wrapper.reconnect();
-    } else {
-      setTimeout(function () { tellAway(before); }, 300);
-    }
+    if (before) catchUp(before);
+  });
+  // Frozen (Page Lifecycle): no script runs, but the socket stays open and the browser answers the
+  // server's pings, so the seat stays present. Thawed, the page catches up as above.
+  document.addEventListener("freeze", function () { frozen = frozen || hidden || state(); });
+  document.addEventListener("resume", function () {
+    var before = frozen;
+    frozen = null;
+    if (before && !document.hidden) catchUp(before);
   });
 
   document.addEventListener("htmx:wsOpen", function (e) {
