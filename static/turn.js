@@ -16,6 +16,8 @@
   var awayTimer = null;
   var frozen = null; // what the page showed as the browser froze it (`state`)
   var REFRESH = '{"action":"refresh"}'; // the whole table, please (web/socket.py)
+  var LATE_BEAT_MS = 3000; // a one-second beat this late: the page's scripts were stopped meanwhile
+  var beat = Date.now(), shown = null; // the last beat, and what the page showed then
 
   function soundOn() {
     try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
@@ -188,16 +190,27 @@
     drop();
     var before = hidden;
     hidden = null;
+    beat = Date.now(); // its beats were slowed while hidden: no second catch-up for them
     if (before) catchUp(before);
   });
   // Frozen (Page Lifecycle): no script runs, but the socket stays open and the browser answers the
-  // server's pings, so the seat stays present. Thawed, the page catches up as above.
-  document.addEventListener("freeze", function () { frozen = frozen || hidden || state(); });
-  document.addEventListener("resume", function () {
+  // server's pings, so the seat stays present. Thawed, the page catches up as above. Not every
+  // browser says so (a phone's suspended tab, a paused script): a beat that comes late says it too.
+  function thawed() {
     var before = frozen;
     frozen = null;
+    beat = Date.now();
     if (before && !document.hidden) catchUp(before);
-  });
+  }
+  document.addEventListener("freeze", function () { frozen = frozen || hidden || state(); });
+  document.addEventListener("resume", thawed);
+  setInterval(function () {
+    var now = Date.now();
+    if (now - beat > LATE_BEAT_MS && !frozen && !document.hidden) frozen = shown;
+    if (frozen) thawed();
+    beat = now;
+    shown = state();
+  }, 1000);
 
   document.addEventListener("htmx:wsOpen", function (e) {
     socket = e.detail.event.target;
