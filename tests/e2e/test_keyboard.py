@@ -194,8 +194,7 @@ def test_s4_a_turn_cut_short_by_time_away_is_announced_with_the_seconds_really_l
     mover.page.goto(url)
     # Its prompt says why the turn is so short (read at once: the turn lasts 5 s).
     expect(mover.page.locator("#prompt")).to_contain_text(
-        "Your seat had no page open for a moment of this turn (a reload, a lost connection, or a move to"
-        " another device): the turn was cut to 5 seconds.")
+        "You were disconnected during this turn: the turn was cut to 5 seconds.")
     expect(mover.page.locator("#me .clock.late")).to_be_visible()
     expect(mover.page.locator("#announcer")).to_contain_text(re.compile(r"[1-5] seconds? left on your clock"))
     heard = mover.page.evaluate("window.heard")
