@@ -100,11 +100,25 @@
     if (box.top < 0 || box.bottom > limit) window.scrollBy(0, box.top - 8);
   }
 
-  // After every swap: the title follows #me's turn; a new turn chimes and buzzes; a result comes in sight.
+  // T13: the host's choices just passed to this player (the prompt says so): said once, as it appears,
+  // with what they may now do.
+  var standing = false;
+  function sayStandIn() {
+    var note = document.querySelector("#prompt .stand-in");
+    if (note && !standing) {
+      var text = note.parentNode.textContent.slice(note.parentNode.textContent.indexOf(note.textContent));
+      document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: text.trim()}}));
+    }
+    standing = !!note;
+  }
+
+  // After every swap: the title follows #me's turn; a new turn chimes and buzzes; a result comes in
+  // sight; a player who now stands in for the host is told.
   function follow() {
     var main = document.querySelector("main.play");
     if (!main) return;
     showResult();
+    sayStandIn();
     if (baseTitle === null) baseTitle = document.title;
     var now = !!document.querySelector("#me.my-turn");
     var tiles = document.querySelectorAll("#hand [data-tile]").length, grew = tiles > held;

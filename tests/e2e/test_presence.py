@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from helpers.shards import Shard
 
 from .players import Player, Stats, seat_players
+from .test_keyboard import LISTEN
 
 pytestmark = pytest.mark.browser
 
@@ -151,6 +152,7 @@ def test_t13_the_acting_host_starts_the_next_round_and_hands_a_seat_over_nobody_
                                                                                      open_page):
     names = ["Ana", "Bea", "Cai", "Dan"]
     players = [Player(open_page(), name) for name in names]
+    players[1].page.context.add_init_script(script=LISTEN)
     link = seat_players(production_t13.url, players, "block", target=500)  # no round ends the match
     host, acting, other, leaving = players
     # The table plays every turn after 1 s: the round ends by itself, and waits for the host.
@@ -171,6 +173,9 @@ def test_t13_the_acting_host_starts_the_next_round_and_hands_a_seat_over_nobody_
     # ... then Bea, the first seat after the host with a page open, stands in; Cai does not.
     expect(acting.page.get_by_role("button", name="Start the next round now")).to_be_visible(timeout=8000)
     expect(acting.page.locator("#prompt")).to_contain_text("Ana, the host, is away: you stand in.")
+    heard = acting.page.evaluate("window.heard")  # and a screen reader is told
+    told = "Ana, the host, is away: you stand in. Start the next round"
+    assert any(sentence.startswith(told) for sentence in heard), heard
     expect(other.page.get_by_role("button", name="Start the next round now")).to_have_count(0)
     version = str(other.version())
     assert post_from(other, "/next-round", {"version": version}) == 403

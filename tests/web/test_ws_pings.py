@@ -83,6 +83,22 @@ def test_a_browser_that_stops_answering_pings_is_disconnected(server):
     assert 2 <= opcodes(received).count(0x9) <= 4, opcodes(received)
 
 
+def test_s4_a_socket_silent_for_less_than_the_silence_stays_present(server):
+    """A phone's radio asleep, a frozen tab: pings left unanswered for a while cut nobody off (one
+    unanswered ping did, within two intervals), and nobody is shown gone."""
+    url, host, guest, table = seated_pair(server)
+    host.connect().wait_for(lambda m: True)
+    sock, _ = silent_socket(server, url, guest)
+    try:
+        wait_until(lambda: table.connected(1))
+        count = len(host.messages)
+        time.sleep(SILENCE - INTERVAL)  # two pings go unanswered
+        assert table.connected(1) and not table.away(1, time.time())
+        assert all(online(message, 1) for message in host.messages[count:] if "article" in message)
+    finally:
+        sock.close()
+
+
 def test_a_browser_that_answers_pings_stays_connected(server):
     _, host, guest, table = seated_pair(server)
     host.connect()
