@@ -35,7 +35,7 @@ def table_context(table: Table, tables: Tables, seat: int | None, panel: bool = 
     `panel`: with the viewer's own panel (a push works out each viewer's apart: none here).
     """
     view = spectator_view(table.match) if table.match else None
-    return context_of(table, tables, seat, view, handover_of(table), panel)
+    return context_of(table, tables, seat, view, handover_of(table, tables.now()), panel)
 
 
 def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None, handover: dict | None,
@@ -84,7 +84,7 @@ def play_context(table: Table, tables: Tables, before: Pushed, spectators: bool)
         return None
     shown = min(LOG_SHOWN, len(rnd.events) - before.moves)
     context = context_of(table, tables, None, {"round": round_view(match, shown), "players": {}},
-                         handover_of(table) if spectators else None, panel=False)
+                         handover_of(table, tables.now()) if spectators else None, panel=False)
     if host_key(context) != before.away or seat_facts(context) != before.seats:
         return None
     counts = [len(hand) for hand in rnd.hands]
@@ -397,13 +397,13 @@ def asked_as(table: Table, seat: int | None, holder: str | None) -> str | None:
     return next((shown_name(ask.name) for ask in table.asks.values() if ask.secret_hash == holder), None)
 
 
-def handover_of(table: Table) -> dict | None:
+def handover_of(table: Table, now: float) -> dict | None:
     """Seats that may change hands (disconnected ones, but the host's: the host hands seats over)
-    and the spectators asking for one, once play began."""
+    and the spectators asking for one, once play began. A seat reloading its page is not offered (S4)."""
     if table.phase == "waiting":
         return None
     free = [{"seat": s, "name": shown_name(name)} for s, name in enumerate(table.players)
-            if s and not table.connected(s)]
+            if s and not table.present(s, now)]
     asks = [{"id": key, "name": shown_name(ask.name)} for key, ask in table.asks.items()]
     return {"free": free, "asks": asks, "open": table.phase in HANDOVER_PHASES}
 
