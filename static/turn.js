@@ -117,6 +117,7 @@
   function follow() {
     var main = document.querySelector("main.play");
     if (!main) return;
+    if (Date.now() - beat <= LATE_BEAT_MS) shown = state(); // not what comes in as stopped scripts resume
     showResult();
     sayStandIn();
     if (baseTitle === null) baseTitle = document.title;
@@ -151,6 +152,9 @@
     if (!text && missed === 1) text = note.dataset.one;
     else if (!text && missed > 1) text = note.dataset.many.replace("#", missed);
     if (!text) return;
+    // The table played for this player meanwhile (S3, S4): said with it, as the prompt says it.
+    var auto = document.querySelector("#prompt .timed-out");
+    if (auto && before.playing && sameRound) text += " " + auto.textContent;
     note.textContent = text;
     note.hidden = false;
     document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: text}}));
@@ -187,7 +191,7 @@
       if (!pending) return;
       pending = false;
       document.removeEventListener("htmx:wsAfterMessage", tell);
-      tellAway(before);
+      setTimeout(function () { tellAway(before); }, 300); // after what else had waited for the page
     }
     document.addEventListener("htmx:wsAfterMessage", tell);
     setTimeout(tell, 5000);

@@ -138,6 +138,32 @@ def test_s4_a_page_thawed_after_a_move_shows_the_current_clock_and_what_it_misse
     expect(frozen.page.locator("#away")).to_have_text("1 move while you were away.", timeout=2000)
 
 
+@pytest.fixture(scope="module")
+def production_short_turns(tmp_path_factory):
+    """The production command with 4-second turns: the table plays for a page frozen on its turn."""
+    shard = Shard("s", tmp_path_factory.mktemp("presence-short"), FICHAS_TABLES_PER_MINUTE="600",
+                  FICHAS_TURN_SECONDS="4")
+    try:
+        yield shard.start()
+    finally:
+        shard.stop()
+
+
+def test_s3_a_page_thawed_after_the_table_played_for_it_says_so(production_short_turns, open_page):
+    """Frozen past its turn's end (its socket alive: no disconnection), the table played for it (S3);
+    thawed, the page says what it missed and that the table moved for it."""
+    players = [Player(open_page(), name) for name in ("Ana", "Bea", "Cai")]
+    seat_players(production_short_turns.url, players, "block", target=500)
+    for player in players:
+        player.wait_version(3)
+    frozen = players[players[0].turn()]
+    cdp = freeze(frozen)
+    time.sleep(6)  # its turn ran out at 4 s; the next seat's runs until 8 s
+    thaw(cdp)
+    expect(frozen.page.locator("#away")).to_have_text(
+        "1 move while you were away. Your time ran out: the table made your move.", timeout=2000)
+
+
 def post_from(player: Player, path: str, fields: dict) -> int:
     """A form posted from the player's page (its cookie and CSRF token); the answer's status."""
     return player.page.evaluate(
