@@ -43,7 +43,10 @@ def env_config() -> dict:
               "OFFLINE_SECONDS": float(env.get("FICHAS_OFFLINE_SECONDS", 5)),
               "PAUSE_SECONDS": float(env.get("FICHAS_PAUSE_SECONDS", 30)),
               "GRACE_SECONDS": float(env.get("FICHAS_GRACE_SECONDS", 15)),
+              "SETTLE_SECONDS": float(env.get("FICHAS_SETTLE_SECONDS", 3)),
+              "HOST_AWAY_SECONDS": float(env.get("FICHAS_HOST_AWAY_SECONDS", 60)),
               "PING_SECONDS": float(env.get("FICHAS_PING_SECONDS", 5)),
+              "SILENCE_SECONDS": float(env.get("FICHAS_SILENCE_SECONDS", 20)),
               "GC_SECONDS": float(env.get("FICHAS_GC_SECONDS", 0)),
               "IDLE_SECONDS": float(env.get("FICHAS_IDLE_SECONDS", 600)),
               "WS_MESSAGES_PER_SECOND": float(env.get("FICHAS_WS_MESSAGES_PER_SECOND", 20)),
@@ -117,18 +120,19 @@ def start_live_parts(app: Flask) -> Fichas:
     """The tables, their store, the hub of websockets, the pings and the clock, wired and started."""
     config = app.config
     timing = Timing(turn=config["TURN_SECONDS"], offline=config["OFFLINE_SECONDS"],
-                    pause=config["PAUSE_SECONDS"], grace=config["GRACE_SECONDS"])
+                    pause=config["PAUSE_SECONDS"], grace=config["GRACE_SECONDS"],
+                    settle=config["SETTLE_SECONDS"], host_wait=config["HOST_AWAY_SECONDS"])
     tables = Tables(Store(config["DATABASE"]), timing, idle_seconds=config["IDLE_SECONDS"],
                     shard=config.get("SHARD", ""), **config.get("TABLES_OPTIONS", {}))
     hub = Hub()
     sockets = OpenSockets(config["SOCKETS_PER_CLIENT"] if config["LIMITS"] else 0)
-    parts = Fichas(tables, hub, Clock(tables.expire, tables.now), Pinger(hub, config["PING_SECONDS"]),
-                   sockets)
+    pinger = Pinger(hub, config["PING_SECONDS"], config["SILENCE_SECONDS"])
+    parts = Fichas(tables, hub, Clock(tables.expire, tables.now), pinger, sockets)
     tables.publish = lambda table: publish(app, hub, tables, table)
     tables.schedule = parts.clock.schedule
     tables.gone = parts.table_removed
     tables.resume()
-    parts.pinger.start()  # a dead connection is noticed within two pings (S4)
+    parts.pinger.start()  # a connection silent for SILENCE_SECONDS is cut off (S4 then counts)
     if config["START_CLOCK"]:
         parts.clock.start()
         parts.jobs.append(Periodic("evict", EVICT_EVERY_SECONDS, tables.evict_idle).start())

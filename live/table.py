@@ -127,7 +127,7 @@ class Table:
         return self.sockets[seat] > 0
 
     def away(self, seat: int, now: float) -> bool:
-        """Whether `seat` lost its connection and has not come back (S4)."""
+        """Whether `seat` is disconnected (S4): no page of it open for the settle, and not back."""
         return self.clock.away(seat, now)
 
     def reseated(self, seat: int) -> bool:
@@ -136,9 +136,26 @@ class Table:
         would give away a seat its new owner's page had not opened yet, as would one a moment later."""
         return self.seat_changed_at[seat] > self.play_version
 
+    def present(self, seat: int, now: float) -> bool:
+        """Whether `seat` shows as here: a page open, or gone for less than the settle (a reload). A seat
+        cut off by a restart shows as gone until it is back (the grace only spares its turn)."""
+        since = self.clock.offline_since.get(seat)
+        return self.sockets[seat] > 0 or (since is not None and since != self.clock.restarted_at
+                                          and not self.away(seat, now))
+
+    def acting_host(self, now: float) -> int | None:
+        """T13: the seat that holds the host's choices now (the host, else who stands in), or None.
+
+        A stand-in reloading its page stays one (`present`)."""
+        return self.clock.acting_host(now, [self.present(seat, now) for seat in range(len(self.players))])
+
     def due_at(self) -> float | None:
-        """When the table acts by itself next (S3, S4, T10), or None."""
+        """When the table wakes next (S3, S4, T10, T13), or None."""
         return self.clock.due(self.turn)
+
+    def ends_at(self, now: float) -> float | None:
+        """When the running turn or pause ends as of `now` (S3, S4, T10), or None."""
+        return self.clock.ends(self.turn, now)
 
     def seat_of(self, secret: str | None) -> int | None:
         """The seat whose secret this is, or None."""

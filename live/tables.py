@@ -374,7 +374,7 @@ class Tables:
                 raise SeatRefused("seat")
             if table.reseated(seat):  # given (or taken back) since this pause began: once a pause
                 raise SeatRefused("given", name=table.players[seat])
-            if table.connected(seat):
+            if table.present(seat, self.now()):  # a page open, or one reloading (S4's settle)
                 raise SeatRefused("connected", name=table.players[seat])
             ask = table.asks.get(ask_id) if isinstance(ask_id, str) else None
             if ask is None or ask.lapsed(self.now()):
@@ -406,8 +406,9 @@ class Tables:
             self._publish(table)
 
     def acts_as_host(self, table: Table, seat: int | None) -> bool:
-        """Whether `seat` may do what the host does with seats (hand one over, turn a request down)."""
-        return seat == 0
+        """Whether `seat` may do what the host does with seats (hand one over, turn a request down): the
+        host, or who stands in for the host (T13)."""
+        return seat is not None and seat == table.acting_host(self.now())
 
     def watching(self, table: Table, holder: str | None, opened: bool) -> bool:
         """A spectator's page opened (or closed) whose browser holds the secret hashed `holder`: the request
@@ -464,10 +465,10 @@ class Tables:
         with self.locked(table) as table:
             self._check_version(table, version)
             now = self.now()
-            if kind == "next_round":  # the host, or anyone while the host is away: no dead end
-                if seat != 0 and not table.away(0, now):
-                    raise NotHost("Only the host can start the next round while the host is here.",
-                                  "host_next")
+            if kind == "next_round":  # T13: the host, or while the host is gone the acting host only
+                if seat != table.acting_host(now):
+                    raise NotHost("Only the host, or while the host is away the acting host, can start "
+                                  "the next round.", "host_next")
                 change = self._next_round(table, {"kind": kind, "seat": seat, "at": now})
             else:
                 if table.match is None:
@@ -488,9 +489,10 @@ class Tables:
             return False
         with self.locked(table) as table:
             now = self.now()
-            due = table.due_at()
-            if due is None or due > now or (version is not None and version != table.version):
-                self.schedule(table.id, due)
+            self._notice(table, now)
+            ends = table.ends_at(now)
+            if ends is None or ends > now or (version is not None and version != table.version):
+                self.schedule(table.id, table.due_at())
                 return False
             if table.phase == "playing":
                 seat = table.turn
@@ -541,24 +543,34 @@ class Tables:
             table.sockets[seat] += 1
             if table.sockets[seat] > 1:
                 return False
-            table.clock.connect(seat)
+            now = self.now()
+            if table.clock.connect(seat, table.turn, now):  # back too late: the time lost stays lost (S4)
+                self.store.commit(table.row())  # a clock change, not a new state: same version
             self._publish(table)
             self.schedule(table.id, table.due_at())
             return True
 
     def disconnect(self, table: Table, seat: int | None) -> None:
-        """A websocket of `seat` closed; its last one makes the seat disconnected (S4)."""
+        """A websocket of `seat` closed; its last one starts S4's settle (the table wakes at its end)."""
         if seat is None or self.stopping:
             return
         with self.locked(table) as table:
             table.sockets[seat] = max(0, table.sockets[seat] - 1)
-            table.active_at = self.now()  # idle time counts from the last page closed
+            now = table.active_at = self.now()  # idle time counts from the last page closed
             if table.sockets[seat] > 0:
                 return
-            if table.clock.disconnect(seat, self.now(), table.turn):
-                self.store.commit(table.row())  # a clock change, not a new state: same version
-            self._publish(table)
+            table.clock.disconnect(seat, now)  # nothing shows yet: a reload or a blip is back within it
+            self._notice(table, now)  # (with no settle configured, it shows at once)
             self.schedule(table.id, table.due_at())
+
+    def _notice(self, table: Table, now: float) -> None:
+        """Seats gone for the settle become disconnected (S4), an absent host's choices pass on (T13):
+        the turn of a seat gone is cut (stored), and the pages are told."""
+        told, moved = table.clock.notice(table.turn, now)
+        if moved:
+            self.store.commit(table.row())  # a clock change, not a new state: same version
+        if told:
+            self._publish(table)
 
     # -- internals -------------------------------------------------------------
 

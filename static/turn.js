@@ -14,6 +14,10 @@
   var wrapper = null;
   var hidden = null; // what the page showed as it was hidden (`state`)
   var awayTimer = null;
+  var frozen = null; // what the page showed as the browser froze it (`state`)
+  var REFRESH = '{"action":"refresh"}'; // the whole table, please (web/socket.py)
+  var LATE_BEAT_MS = 3000; // a one-second beat this late: the page's scripts were stopped meanwhile
+  var beat = Date.now(), shown = null; // the last beat, and what the page showed then
 
   function soundOn() {
     try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
@@ -96,11 +100,26 @@
     if (box.top < 0 || box.bottom > limit) window.scrollBy(0, box.top - 8);
   }
 
-  // After every swap: the title follows #me's turn; a new turn chimes and buzzes; a result comes in sight.
+  // T13: the host's choices just passed to this player (the prompt says so): said once, as it appears,
+  // with what they may now do.
+  var standing = false;
+  function sayStandIn() {
+    var note = document.querySelector("#prompt .stand-in");
+    if (note && !standing) {
+      var text = note.parentNode.textContent.slice(note.parentNode.textContent.indexOf(note.textContent));
+      document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: text.trim()}}));
+    }
+    standing = !!note;
+  }
+
+  // After every swap: the title follows #me's turn; a new turn chimes and buzzes; a result comes in
+  // sight; a player who now stands in for the host is told.
   function follow() {
     var main = document.querySelector("main.play");
     if (!main) return;
+    if (Date.now() - beat <= LATE_BEAT_MS) shown = state(); // not what comes in as stopped scripts resume
     showResult();
+    sayStandIn();
     if (baseTitle === null) baseTitle = document.title;
     var now = !!document.querySelector("#me.my-turn");
     var tiles = document.querySelectorAll("#hand [data-tile]").length, grew = tiles > held;
@@ -133,6 +152,9 @@
     if (!text && missed === 1) text = note.dataset.one;
     else if (!text && missed > 1) text = note.dataset.many.replace("#", missed);
     if (!text) return;
+    // The table played for this player meanwhile (S3, S4): said with it, as the prompt says it.
+    var auto = document.querySelector("#prompt .timed-out");
+    if (auto && before.playing && sameRound) text += " " + auto.textContent;
     note.textContent = text;
     note.hidden = false;
     document.dispatchEvent(new CustomEvent("fichas:say", {detail: {text: text}}));
@@ -158,6 +180,25 @@
   window.addEventListener("pagehide", function () { keep(hidden || state()); });
   window.addEventListener("storage", function (e) { if (e.key === SEEN && !document.hidden) drop(); });
 
+  // A page back from the background or thawed (a browser freezes pages it hides) asks for the whole
+  // table at once: what it was pushed meanwhile may be old, and its clocks drawn from stale times.
+  // Then it says what it missed. A closed socket reconnects now rather than after its back-off (the
+  // server sends the table afresh); an open one is kept (closing it would cost a player on their turn
+  // their time, S4).
+  function catchUp(before) {
+    var pending = true;
+    function tell() {
+      if (!pending) return;
+      pending = false;
+      document.removeEventListener("htmx:wsAfterMessage", tell);
+      setTimeout(function () { tellAway(before); }, 300); // after what else had waited for the page
+    }
+    document.addEventListener("htmx:wsAfterMessage", tell);
+    setTimeout(tell, 5000);
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(REFRESH);
+    else if (wrapper) wrapper.reconnect();
+  }
+
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) {
       hidden = state();
@@ -167,22 +208,27 @@
     drop();
     var before = hidden;
     hidden = null;
-    if (!before) return;
-    // Phones suspend hidden pages: a closed socket reconnects now rather than after its back-off,
-    // and the server sends the table afresh. An open socket is kept (closing it would cost a
-    // player on their turn their time, S4): its pushes are already shown, or arrive now.
-    if (socket && wrapper && socket.readyState !== WebSocket.OPEN) {
-      var pending = true;
-      document.addEventListener("htmx:wsAfterMessage", function once() {
-        document.removeEventListener("htmx:wsAfterMessage", once);
-        if (pending) { pending = false; tellAway(before); }
-      });
-      setTimeout(function () { if (pending) { pending = false; tellAway(before); } }, 5000);
-      wrapper.reconnect();
-    } else {
-      setTimeout(function () { tellAway(before); }, 300);
-    }
+    beat = Date.now(); // its beats were slowed while hidden: no second catch-up for them
+    if (before) catchUp(before);
   });
+  // Frozen (Page Lifecycle): no script runs, but the socket stays open and the browser answers the
+  // server's pings, so the seat stays present. Thawed, the page catches up as above. Not every
+  // browser says so (a phone's suspended tab, a paused script): a beat that comes late says it too.
+  function thawed() {
+    var before = frozen;
+    frozen = null;
+    beat = Date.now();
+    if (before && !document.hidden) catchUp(before);
+  }
+  document.addEventListener("freeze", function () { frozen = frozen || hidden || state(); });
+  document.addEventListener("resume", thawed);
+  setInterval(function () {
+    var now = Date.now();
+    if (now - beat > LATE_BEAT_MS && !frozen && !document.hidden) frozen = shown;
+    if (frozen) thawed();
+    beat = now;
+    shown = state();
+  }, 1000);
 
   document.addEventListener("htmx:wsOpen", function (e) {
     socket = e.detail.event.target;

@@ -77,8 +77,7 @@ class Connection:
         # The writer sleeps on this: set by `send`, and by the websocket's reader when a move
         # comes in or the socket ends, so a closed page is noticed at once.
         self._wake = wake or threading.Event()
-        self._ping_queued_at: float | None = None  # the last ping, queued then written (monotonic)
-        self._ping_written_at: float | None = None
+        self.heard_at = time.monotonic()  # when the browser last sent anything (`ping` cuts off the silent)
 
     def send(self, data: str) -> bool:
         """Queue one message; False (and dead from then on) if the browser is gone or too far behind."""
@@ -112,27 +111,32 @@ class Connection:
         with self._lock:
             return not self.alive or (self.ending and not self._queue and not self._writing)
 
-    def ping(self, interval: float, now: float | None = None) -> bool:
-        """Ping the browser, or cut it off if it left the last ping unanswered (S4: within two intervals).
+    def ping(self, interval: float, silence: float | None = None, now: float | None = None) -> bool:
+        """Ping the browser, or cut it off once it has been silent (no pong, no frame) for `silence`
+        seconds (default: two intervals).
 
-        A ping written late, behind queued pushes, gets at least half an interval for its
-        answer (one stuck in the queue is judged by half the time since it was queued).
+        Presence follows the connection (S4), not a page's scripts: a browser answers pings by
+        itself, even for a page frozen in the background (Chromium 156 answered every ping of a page
+        whose scripts were stopped for 15 s; it stopped reading, pongs too, only once about 130 KB of
+        messages waited unread, some 85 moves). A phone's radio waking up or a busy link may hold a
+        pong back for seconds, hence a silence of several intervals (FICHAS_SILENCE_SECONDS).
         One Pinger for every socket replaces simple-websocket's own, which woke each socket's
         reader with a fresh selector at every interval.
         """
         if not hasattr(self.socket, "pong_received"):  # not a websocket (the tests' stand-ins)
             return True
         now = time.monotonic() if now is None else now
-        if self._ping_queued_at is not None and not self.socket.pong_received:
-            written = self._ping_written_at
-            waited = now - written if written is not None else (now - self._ping_queued_at) / 2
-            if waited < interval / 2:  # written late, behind a backlog: its answer may be on its way
-                return True
+        if self.socket.pong_received:  # a stand-in's answer, or simple-websocket's reader's
+            self.socket.pong_received = False
+            self.heard_at = max(self.heard_at, now)
+        if now - self.heard_at >= (2 * interval if silence is None else silence):
             self.close()
             return False
-        self.socket.pong_received = False  # simple-websocket's reader sets it when the pong comes
-        self._ping_queued_at, self._ping_written_at = now, None
         return self._put(PING)
+
+    def heard(self) -> None:
+        """Something came from the browser (a pong, a move, any frame): it is there."""
+        self.heard_at = time.monotonic()
 
     def _put(self, item: str | bytes) -> bool:
         with self._lock:
@@ -166,8 +170,6 @@ class Connection:
             raw.sendall(item if isinstance(item, bytes) else text_frame(item))
             if item is self._last:
                 raw.shutdown(sockets.SHUT_WR)
-        if item is PING:
-            self._ping_written_at = time.monotonic()
 
     def _write_now(self, item: str | bytes) -> str | bytes | None:
         """Write what the kernel takes of `item` without waiting; what is left to queue (None: nothing).
@@ -191,8 +193,6 @@ class Connection:
         except (BlockingIOError, InterruptedError):  # the kernel's buffer is full: the handler writes
             return item
         if sent == len(frame):
-            if item is PING:
-                self._ping_written_at = time.monotonic()
             return None
         return Rest(frame[sent:])
 
@@ -302,14 +302,14 @@ class Pinger(Worker):
     """One worker (a greenlet under gevent) that pings every connection of a hub each `interval`.
 
     It spreads the pings over the interval in small batches, so that no moment pays for all
-    4,000 sockets at once; a browser that misses a ping is cut off at the next (S4).
+    4,000 sockets at once; a browser silent for `silence` seconds is cut off (then S4 counts).
     """
 
     name = "pinger"
 
-    def __init__(self, hub: Hub, interval: float):
+    def __init__(self, hub: Hub, interval: float, silence: float | None = None):
         super().__init__()
-        self.hub, self.interval = hub, interval
+        self.hub, self.interval, self.silence = hub, interval, silence
 
     def _run(self) -> None:
         while not self._stopped.is_set():
@@ -318,7 +318,7 @@ class Pinger(Worker):
             for start in range(0, batches * PING_BATCH, PING_BATCH):
                 for connection in connections[start:start + PING_BATCH]:
                     try:
-                        connection.ping(self.interval)
+                        connection.ping(self.interval, self.silence)
                     except Exception:  # one odd socket must not stop the pings of all
                         log.exception("pinging a websocket failed")
                 if self._stopped.wait(self.interval / batches):

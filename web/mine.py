@@ -44,12 +44,13 @@ def me_key(context: dict) -> tuple:
     names = handover if seat is not None else (handover, context["asked"])  # a spectator: its own request too
     frame = f'{seat}|{len(context["players"])}|{names!r}'
     if seat is None or not panel:  # a spectator's #me, or a seat's before the match: whole, by phase
-        return (f'{phase}|{context["host_away"]}|{frame}', None, None, (), None, None)
+        host = f'{context["host_away"]}|{context["acting_host"]}'
+        return (f'{phase}|{host}|{frame}', None, None, (), None, None)
     can, rnd = panel["can"], context["rnd"]
     acting = bool(can["act"])
     # Who may start the next round shows in the prompt and the actions between rounds only: the host
     # coming and going while a round is played must not send the whole #me (and wipe a tile being chosen).
-    starts = "" if phase == "playing" else seat == 0 or context["host_away"]
+    starts = "" if phase == "playing" else f'{seat == context["acting_host"]}|{context["acting_host"]}'
     ends = tuple(rnd["ends"]) if rnd and rnd["ends"] else ()
     two_ends = len(ends) == 2 and ends[0] != ends[1]
     # Each tile as one string, what its form shows ("3-5 left right both": a choice of two ends).
@@ -83,13 +84,16 @@ def just_drawn(tile: dict, panel: dict) -> bool:
 
 def handover_shown(context: dict, seat: int | None) -> dict | None:
     """The seats changing hands as this viewer's #me hangs on them (templates/_handover.html): what a
-    spectator may ask for; for the host, seats to hand over, only between rounds (a presence change
-    while the host plays must not wipe a tile being chosen) and only when someone asks for a free
-    seat (else the host's #me shows none, and a round's end need not send it whole); others, None."""
+    spectator may ask for; for the host (or who stands in, T13), seats to hand over, only between
+    rounds (a presence change while the host plays must not wipe a tile being chosen) and only when
+    someone asks for a free seat (else the host's #me shows none, and a round's end need not send it
+    whole); others, None."""
     handover = context["handover"]
     if seat is None:
         return handover
-    if seat == 0 and handover and handover["open"] and handover["free"] and handover["asks"]:
+    if seat != context["acting_host"] or not handover:
+        return None
+    if handover["open"] and handover["free"] and handover["asks"]:
         return handover
     return None
 
@@ -141,7 +145,7 @@ class Mine:
             return () if key[ANNOUNCE] is None else None
         if part == CHOOSE:
             return (key[CHOOSE],)
-        return (key[ACTIONS], self.context["seat"] == 0 or self.context["host_away"])
+        return (key[ACTIONS], self.context["seat"] == self.context["acting_host"])
 
     def announce(self) -> str:
         """What is said when this viewer's turn begins, or of their own latest move, from its frame

@@ -45,7 +45,7 @@ class Pushed:
     targets: tuple | None = None  # each open end's number and spot (None: no ends shown)
     line: tuple[int, int] = (0, 0)  # the line's tiles, and how many of them lie left of the opening one
     moves: int = 0  # moves of the round so far
-    away: bool = False  # whether the host was away (a seat's #me shows who acts for them)
+    away: str = ""  # whether the host was away and who held its choices (`host_key`: #me shows them)
     wholes: dict | None = None  # whole tables rendered for pages that switched language (render.send_whole)
 
 
@@ -123,13 +123,18 @@ def sheet_key(context: dict) -> tuple | None:
     return (context["table"]["match_no"], len(view["sheet"]["rows"]), tuple(view["sheet"]["totals"]))
 
 
+def host_key(context: dict) -> str:
+    """Whether the host is away, and who holds the host's choices (T13): what pages show of the host."""
+    return f'{context["host_away"]}|{context["acting_host"]}'
+
+
 def result_key(context: dict) -> tuple | None:
     """The round's result, the match's end and the next round's countdown (templates/_result_box.html);
     once the match is over, whether the host is away (then any player may start the next)."""
     rnd, view = context["rnd"], context["view"]
     if not rnd or not rnd["result"]:
         return None
-    away = view["match_over"] and context["host_away"]
+    away = view["match_over"] and host_key(context)
     return (repr(rnd["result"]), view["match_over"], view["winner_name"], context["due"], away)
 
 
@@ -154,7 +159,7 @@ def snapshot(seq: int, context: dict, tiles: list[tuple[str, str, str]], spots: 
     return Pushed(seq, shape_of(context), rnd["number"] if rnd else 0, *seat_keys(context),
                   ends_key(context) if rnd else None, scores_key(context),
                   sheet_key(context), result_key(context), targets_key(context, spots),
-                  (len(tiles), rnd["left"] if rnd else 0), rnd["moves"] if rnd else 0, context["host_away"])
+                  (len(tiles), rnd["left"] if rnd else 0), rnd["moves"] if rnd else 0, host_key(context))
 
 
 def moved_on(before: Pushed, context: dict, counts: list, missing: list, tiles: list[tuple[str, str, str]],

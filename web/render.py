@@ -25,7 +25,7 @@ from .dominoes import LaidLine
 from .hub import Hub
 from .i18n import LANGUAGES, current_language, speaking
 from .mine import Mine, me_key
-from .pieces import Pieces, Pushed, decide, kept, moved_on, seat_facts, snapshot
+from .pieces import Pieces, Pushed, decide, host_key, kept, moved_on, seat_facts, snapshot
 from .rendering import rendered, with_globals
 
 
@@ -35,27 +35,30 @@ def table_context(table: Table, tables: Tables, seat: int | None, panel: bool = 
     `panel`: with the viewer's own panel (a push works out each viewer's apart: none here).
     """
     view = spectator_view(table.match) if table.match else None
-    return context_of(table, tables, seat, view, handover_of(table), panel)
+    return context_of(table, tables, seat, view, handover_of(table, tables.now()), panel)
 
 
 def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None, handover: dict | None,
                panel: bool = True) -> dict:
     """table_context from the view given (all of it, or what a push in a round's play reads)."""
     now = tables.now()
-    due = table.due_at()
+    due = table.ends_at(now)  # the turn's or the pause's end, as the players see it (never a wake's)
     # Templates get the table's public facts only, never the Table (its round holds every hand).
     public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
               "variant": variant_facts(table.variant, table.seats), "match_no": table.match_no,
               "earlier": table.earlier}
     return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
             "players": shown_names(tuple(table.players)),
-            "connected": [table.connected(s) for s in range(len(table.players))],
+            # A seat shows as gone once it is disconnected (S4): not while a reload is back within the settle.
+            "connected": [table.present(s, now) for s in range(len(table.players))],
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
             "total_ms": int(table.clock.timing.turn * 1000),  # a full turn: the countdown bar's length
             # The seconds a turn was cut to, its seat having been away (S4): its prompt says why; else 0.
             "cut_to": max(1, round(table.clock.timing.offline)) if table.clock.cut_short() else 0,
             "panel": player_panel(table.match, seat) if table.match and panel else None,
-            "host_away": table.away(0, now), "name_field_max": NAME_FIELD_MAX, "handover": handover,
+            # T13: the seat holding the host's choices (0: the host; None: nobody here to hold them).
+            "host_away": table.away(0, now), "acting_host": table.acting_host(now),
+            "name_field_max": NAME_FIELD_MAX, "handover": handover,
             "asked": None,  # a spectator's own request for a seat: per browser (asked_as)
             "rnd": view["round"] if view else None, "cross": table.variant.doubles_across, "due": due,
             "seq": pushed_of(table).seq, "laid": laid_of(table),
@@ -81,8 +84,8 @@ def play_context(table: Table, tables: Tables, before: Pushed, spectators: bool)
         return None
     shown = min(LOG_SHOWN, len(rnd.events) - before.moves)
     context = context_of(table, tables, None, {"round": round_view(match, shown), "players": {}},
-                         handover_of(table) if spectators else None, panel=False)
-    if context["host_away"] != before.away or seat_facts(context) != before.seats:
+                         handover_of(table, tables.now()) if spectators else None, panel=False)
+    if host_key(context) != before.away or seat_facts(context) != before.seats:
         return None
     counts = [len(hand) for hand in rnd.hands]
     if not any(event.action == "pass" for event in rnd.events[before.moves:]):  # only a pass shows one (T7)
@@ -394,13 +397,14 @@ def asked_as(table: Table, seat: int | None, holder: str | None) -> str | None:
     return next((shown_name(ask.name) for ask in table.asks.values() if ask.secret_hash == holder), None)
 
 
-def handover_of(table: Table) -> dict | None:
-    """Seats that may change hands (disconnected ones, but the host's: the host hands seats over; and
-    none twice between two rounds) and the spectators asking for one, once play began."""
+def handover_of(table: Table, now: float) -> dict | None:
+    """Seats that may change hands (disconnected ones, but the host's: the host hands seats over; a seat
+    reloading its page is not one, S4; and none twice between two rounds) and the spectators asking for
+    one, once play began."""
     if table.phase == "waiting":
         return None
     free = [{"seat": s, "name": shown_name(name)} for s, name in enumerate(table.players)
-            if s and not table.connected(s) and not table.reseated(s)]
+            if s and not table.present(s, now) and not table.reseated(s)]
     asks = [{"id": key, "name": shown_name(ask.name)} for key, ask in table.asks.items()]
     return {"free": free, "asks": asks, "open": table.phase in HANDOVER_PHASES}
 

@@ -121,11 +121,11 @@ def home():
 
 @bp.get("/rules")
 def rules():
-    """The rules page, with the times this server is set to (the spec's are 45, 5, 30 and 15 s)."""
+    """The rules page, with the times this server is set to (the spec's are 45, 5, 30, 15, 3 and 60 s)."""
     config = current_app.config
     times = {name: in_seconds(config[key]) for name, key in (
         ("turn", "TURN_SECONDS"), ("offline", "OFFLINE_SECONDS"), ("pause", "PAUSE_SECONDS"),
-        ("grace", "GRACE_SECONDS"))}
+        ("grace", "GRACE_SECONDS"), ("settle", "SETTLE_SECONDS"), ("host_wait", "HOST_AWAY_SECONDS"))}
     return render_template("rules.html", times=times)
 
 

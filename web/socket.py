@@ -112,6 +112,7 @@ class Reader:
         reads = 0
         try:
             while data := raw.recv(READ_BYTES):
+                self.connection.heard()  # any frame, a pong too: the browser is there
                 if self.closing:  # our close is on its way: what comes is dropped, slowly
                     time.sleep(DROP_PAUSE)
                     continue

@@ -172,10 +172,10 @@ def test_a_round_played_with_the_keyboard_only_is_announced_move_by_move(open_pa
 
 
 def test_s4_a_turn_cut_short_by_time_away_is_announced_with_the_seconds_really_left(open_page, make_server):
-    """A player whose page goes away on their turn (a reload, a lost connection) has 5 seconds of it
-    left (S4): the page, back, says so, in words that count those seconds ("5 seconds left", or
-    fewer), never the 10 of a full turn's end."""
-    server = make_server(**seeded(BLOCK_SEED))
+    """A player disconnected on their turn (no page open for the settle) has 5 seconds of it, counted
+    from their going (S4): the page, back, says so, in words that count those seconds ("5 seconds
+    left", or fewer), never the 10 of a full turn's end."""
+    server = make_server(SETTLE_SECONDS=0.5, **seeded(BLOCK_SEED))  # 4.5 s left to read it back
     pages = [open_page(), open_page()]
     for page in pages:
         page.context.add_init_script(script=LISTEN)
@@ -194,8 +194,7 @@ def test_s4_a_turn_cut_short_by_time_away_is_announced_with_the_seconds_really_l
     mover.page.goto(url)
     # Its prompt says why the turn is so short (read at once: the turn lasts 5 s).
     expect(mover.page.locator("#prompt")).to_contain_text(
-        "Your seat had no page open for a moment of this turn (a reload, a lost connection, or a move to"
-        " another device): the turn was cut to 5 seconds.")
+        "You were disconnected during this turn: the turn was cut to 5 seconds.")
     expect(mover.page.locator("#me .clock.late")).to_be_visible()
     expect(mover.page.locator("#announcer")).to_contain_text(re.compile(r"[1-5] seconds? left on your clock"))
     heard = mover.page.evaluate("window.heard")

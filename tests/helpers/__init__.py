@@ -10,7 +10,10 @@ from werkzeug import serving
 
 from web.security import CSRF_COOKIE
 
-FAST = {"TURN_SECONDS": 45, "OFFLINE_SECONDS": 5, "PAUSE_SECONDS": 30, "GRACE_SECONDS": 0, "GC_SECONDS": 0}
+# No settle (S4): a page closed shows as gone at once, as the tests driving presence by hand expect;
+# tests of the settle set it (tests/clock/test_presence_rules.py, tests/e2e/test_presence.py).
+FAST = {"TURN_SECONDS": 45, "OFFLINE_SECONDS": 5, "PAUSE_SECONDS": 30, "GRACE_SECONDS": 0, "GC_SECONDS": 0,
+        "SETTLE_SECONDS": 0}
 # #table's version, or the stamp's (#version's value) in a push of changed pieces.
 VERSION = re.compile(r'(?:data-version|id="version" name="version" value)="(\d+)"')
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')

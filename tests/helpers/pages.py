@@ -173,11 +173,15 @@ def choose_move(table, rng: random.Random) -> tuple[int, str, dict]:
 
 
 def step(app, url: str, players: list[Browser], rng: random.Random) -> None:
-    """One legal action over HTTP: a move, or the host's next round between rounds."""
+    """One legal action over HTTP: a move, or the host's next round between rounds (T13: or the acting
+    host's; none while nobody can start it)."""
     table = live_table(app, url)
     with table.lock:
         if table.phase in ("pause", "over"):
-            seat, route, fields = 0, "next-round", {"version": table.version}
+            seat, route, fields = table.acting_host(app.extensions["fichas"].tables.now()), "next-round", {
+                "version": table.version}
+            if seat is None:
+                return
         else:
             seat, route, fields = choose_move(table, rng)
     response = players[seat].post(f"{url}/{route}", fields)

@@ -37,9 +37,11 @@ def move(tables, table, clock, rng) -> None:
     if table.phase == "playing" and rng.random() < 0.15:
         seat = table.match.round.turn
         tables.connect(table, seat)
-        tables.disconnect(table, seat)  # its page goes: as before, no page open, and the turn cut
+        tables.disconnect(table, seat)  # its page goes: as before, no page open ...
+        clock.now += tables.timing.settle
+        tables.expire(table.id)  # ... and once the table has seen it gone, the turn is cut
     if table.phase != "playing" or rng.random() < 0.2:
-        clock.now = table.due_at() + 0.1
+        clock.now = table.ends_at(clock.now) + 0.1
         assert tables.expire(table.id)
         return
     seat, action, fields = choose_move(table, rng)

@@ -196,7 +196,7 @@ def test_the_host_coming_and_going_mid_round_leaves_the_player_to_move_its_hand(
     """The host's presence was part of every #me's frame: the host's page closing sent the player to
     move a whole #me, whose new hand wiped the tile being chosen (an accessibility audit). It shows
     in #me between rounds only, where whoever may start the next one is told so."""
-    server = make_server(START_CLOCK=False)
+    server = make_server(START_CLOCK=False, HOST_AWAY_SECONDS=0)  # T13: the host gone is stood in for at once
     url, players = seat_up(server, "block", 3, ("Ana", "Bea", "Cai"))
     for player in players:
         player.connect()

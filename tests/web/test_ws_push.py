@@ -178,9 +178,11 @@ def test_a_big_websocket_message_closes_the_socket(server):
     assert server.app.extensions["fichas"].hub.count() == 0
 
 
-def test_at_the_match_end_a_guest_is_told_the_host_left_and_that_anyone_may_start_the_next(server):
-    """The guests' panel offers "New match, same seats" once the host is away (S4): the result box,
-    which said only the host could start it, now says the same as the button (it is re-sent)."""
+def test_t13_at_the_match_end_the_guest_standing_in_is_told_and_offered_the_next_match(make_server):
+    """Once the host has been gone for the host's wait (T13), the first guest present is offered "New
+    match, same seats": the result box, which said only the host could start it, now says who stands
+    in (it is re-sent), and the table wakes by itself to say it."""
+    server = make_server(HOST_AWAY_SECONDS=1.0)
     url, players = seat_up(server, "block", 2, NAMES[:2])
     table = live(server, url)
     play_until(server.app, url, players, random.Random(5), lambda t: t.phase == "over")
@@ -191,7 +193,8 @@ def test_at_the_match_end_a_guest_is_told_the_host_left_and_that_anyone_may_star
     assert "Ana, the host, can start a new match" in shown_now(guest)
     count = len(guest.messages)
     players[0].close()
-    wait_new(guest, count, lambda m: "is away" in m)
+    wait_new(guest, count, lambda m: "stands in" in m)
     shown = shown_now(guest)
-    assert "Ana, the host, is away: any player can start a new match with the same seats." in shown
+    assert "Ana, the host, is away: Bea stands in and can start a new match with the same seats." in shown
+    assert "Ana, the host, is away: you stand in." in shown
     assert "the host, can start" not in shown and "New match, same seats" in shown
