@@ -365,7 +365,14 @@ class Store:
             if row is None:
                 return 0.0
             db.execute("DELETE FROM settings WHERE key=?", (STOPPED_AT,))
-            down = max(0.0, now - float(row["value"]))
+            stopped = float(row["value"])
+            # A change made after the mark: a process ran on past that stop (gunicorn's HUP starts the new
+            # worker before the old one stops), the mark is stale, and moving the clocks on by all that
+            # time would freeze every turn; the grace after a restart is then what the players get.
+            later = db.execute("SELECT 1 FROM tables WHERE changed_at > ? LIMIT 1", (stopped,)).fetchone()
+            if later is not None:
+                return 0.0
+            down = max(0.0, now - stopped)
             db.execute("UPDATE tables SET turn_started = turn_started + :down, deadline = deadline + :down"
                        " WHERE deadline IS NOT NULL", {"down": down})
         return down
