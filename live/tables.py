@@ -370,7 +370,7 @@ class Tables:
             if table.phase not in HANDOVER_PHASES:
                 raise SeatRefused("phase")
             seat = plain_number(seat)
-            if seat is None or not 0 <= seat < len(table.players) or seat == by:
+            if seat is None or not 1 <= seat < len(table.players) or seat == by:  # never the host's seat
                 raise SeatRefused("seat")
             if table.reseated(seat):  # given (or taken back) since this pause began: once a pause
                 raise SeatRefused("given", name=table.players[seat])

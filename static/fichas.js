@@ -257,6 +257,16 @@
     current.send(ALIVE);
     probing = setTimeout(function () { probing = null; stall(STALL_MAX_MS); }, PROBE_WAIT_MS);
   }, 1000);
+  // A page back from the background or from stopped scripts (static/turn.js) wants the table as it is
+  // now: an open socket is asked for it whole, its answer awaited as a probe's (a socket that died
+  // meanwhile is then replaced); a closed one is replaced at once; one closed for good stays so.
+  document.addEventListener("fichas:catch-up", function () {
+    if (stopped || leaving || !wrapper) return;
+    if (!current || current.readyState !== WebSocket.OPEN) { freshSocket(); return; }
+    current.send('{"action":"refresh"}'); // as web/socket.py reads it
+    clearTimeout(probing);
+    probing = setTimeout(function () { probing = null; stall(STALL_MAX_MS); }, PROBE_WAIT_MS);
+  });
   // How this page's seat was lost while it was away (web/routes.py lost_seat), come with the page or
   // with the socket's first whole table, stays through the whole #me later pushes swap in with an
   // empty #flash (a seat changing hands, someone coming back), until the viewer does something.

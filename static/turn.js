@@ -10,12 +10,9 @@
   var mine = false; // this page shows the viewer's turn
   var held = 0; // tiles in the viewer's hand: one drawn grows the panel over the line
   var audio = null;
-  var socket = null; // the newest websocket, and htmx-ext-ws's wrapper of it (which can reconnect)
-  var wrapper = null;
   var hidden = null; // what the page showed as it was hidden (`state`)
   var awayTimer = null;
   var frozen = null; // what the page showed as the browser froze it (`state`)
-  var REFRESH = '{"action":"refresh"}'; // the whole table, please (web/socket.py)
   var LATE_BEAT_MS = 3000; // a one-second beat this late: the page's scripts were stopped meanwhile
   var beat = Date.now(), shown = null; // the last beat, and what the page showed then
 
@@ -195,8 +192,7 @@
     }
     document.addEventListener("htmx:wsAfterMessage", tell);
     setTimeout(tell, 5000);
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(REFRESH);
-    else if (wrapper) wrapper.reconnect();
+    document.dispatchEvent(new CustomEvent("fichas:catch-up")); // static/fichas.js asks, over its socket
   }
 
   document.addEventListener("visibilitychange", function () {
@@ -230,10 +226,6 @@
     shown = state();
   }, 1000);
 
-  document.addEventListener("htmx:wsOpen", function (e) {
-    socket = e.detail.event.target;
-    wrapper = e.detail.socketWrapper;
-  });
   document.addEventListener("htmx:wsAfterMessage", follow);
   document.addEventListener("htmx:load", follow);
   // Switched to another language in place (static/fichas.js): its words for the title and the button.

@@ -24,7 +24,7 @@ def deadline_of(store, table_id):
 
 def test_a_clean_stop_moves_the_clocks_on_by_the_time_down(tmp_path):
     clock = FakeClock()
-    store, tables, table = a_running_turn(tmp_path, clock)
+    store, _, table = a_running_turn(tmp_path, clock)
     clock.advance(1)  # 44 s left
     store.mark_stopped(clock())
     clock.advance(120)  # down two minutes

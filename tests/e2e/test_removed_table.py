@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from live.purge import main as purge
 
 from .players import Player
+from .test_presence import freeze, thaw
 
 REMOVED = "This table has been removed. Open a new table."
 
@@ -29,8 +30,15 @@ def test_an_open_page_of_a_purged_table_says_it_was_removed(open_page, make_serv
     expect(page.locator("#connection")).to_be_visible()
     expect(page.locator("#connection")).to_have_text(REMOVED)
     expect(page.locator("#alerts")).to_contain_text(REMOVED)  # read at once
+    opened = []
+    page.on("websocket", lambda socket: opened.append(socket))
+    # Thawed (or shown again), the page catches up (static/turn.js), but a socket closed for good stays so.
+    cdp = freeze(ana)
+    page.wait_for_timeout(4000)
+    thaw(cdp)
     page.wait_for_timeout(1500)  # no reconnecting: the words stay
     expect(page.locator("#connection")).to_have_text(REMOVED)
+    assert not opened
 
     page.goto(link)
     expect(page.get_by_role("heading", name="Table removed")).to_be_visible()
