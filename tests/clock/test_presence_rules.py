@@ -203,6 +203,9 @@ def test_t13_the_acting_host_hands_a_seat_over_and_the_host_gets_it_back(make_ta
     tables.disconnect(table, 0)
     clock.advance(60)
     tables.expire(table.id)
+    with pytest.raises(SeatRefused, match="seat"):  # never the host's own seat, gone as it is
+        tables.hand_over(table, 1, 0, ask_id, table.version)
+    assert table.players[0] == "Ana"
     tables.hand_over(table, 1, 3, ask_id, table.version)
     assert table.players[3] == "Zoe"
 
