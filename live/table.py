@@ -94,6 +94,7 @@ class Table:
         self.seat_changed_at = [0] * seats
         self.clock = TurnClock(timing or Timing())
         self.sockets = [0] * seats  # live websockets per seat
+        self.spectators = 0  # live websockets of spectators
         self.active_at = created_at  # the last change or closed page: idle tables leave memory
         self.evicted = False  # left memory: whoever still holds this object must get it again
         self.asks: dict[str, Ask] = {}  # by an id shown to the host (never the secret); memory only

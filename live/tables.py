@@ -129,7 +129,7 @@ class Tables:
         now, evicted = self.now(), 0
         for table in list(self._tables.values()):
             with table.lock:
-                busy = any(table.sockets) or table.due_at() is not None
+                busy = any(table.sockets) or table.spectators or table.due_at() is not None
                 if busy or now - table.active_at < self.idle_seconds:
                     continue
                 table.evicted = True
@@ -466,7 +466,7 @@ class Tables:
             self._check_version(table, version)
             now = self.now()
             if kind == "next_round":  # T13: the host, or while the host is gone the acting host only
-                if seat != table.acting_host(now):
+                if not self.acts_as_host(table, seat):
                     raise NotHost("Only the host, or while the host is away the acting host, can start "
                                   "the next round.", "host_next")
                 change = self._next_round(table, {"kind": kind, "seat": seat, "at": now})
@@ -538,6 +538,8 @@ class Tables:
     def connect(self, table: Table, seat: int | None) -> bool:
         """A websocket opened for `seat` (None: a spectator); True if everyone was told."""
         if seat is None:
+            with self.locked(table) as table:
+                table.spectators += 1  # a table in sight stays in memory, and is seen (the purge)
             return False
         with self.locked(table) as table:
             table.sockets[seat] += 1
@@ -552,7 +554,12 @@ class Tables:
 
     def disconnect(self, table: Table, seat: int | None) -> None:
         """A websocket of `seat` closed; its last one starts S4's settle (the table wakes at its end)."""
-        if seat is None or self.stopping:
+        if self.stopping:
+            return
+        if seat is None:
+            with self.locked(table) as table:
+                table.spectators = max(0, table.spectators - 1)
+                table.active_at = self.now()
             return
         with self.locked(table) as table:
             table.sockets[seat] = max(0, table.sockets[seat] - 1)

@@ -41,6 +41,8 @@ class TurnClock:
         """A shallow copy, as copy.copy makes one, without its generic path (a move makes one)."""
         clone = object.__new__(TurnClock)
         clone.__dict__.update(self.__dict__)
+        # Its own containers: a change's clock is applied only once the store has it (durable first).
+        clone.offline_since, clone.noticed = dict(self.offline_since), set(self.noticed)
         return clone
 
     def away_from(self, seat: int) -> float | None:

@@ -33,7 +33,7 @@ from live.tables import Tables
 from .hub import Connection
 from .i18n import LANGUAGES, speak_from_now, viewer_language
 from .limits import Budget
-from .parts import fichas
+from .parts import TABLE_REMOVED, fichas
 from .render import flash_alone, send_whole
 from .routes import bp, lost_seat
 from .security import my_seat, says, seat_holder
@@ -246,8 +246,8 @@ class Reader:
 def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     """One browser's connection to a table, for as long as the page is open."""
     live = fichas()
-    table = live.tables.get(table_id)  # known to exist: the guard refused unknown tables
-    seat = my_seat(table)
+    table = live.tables.get(table_id)  # the guard refused unknown tables; None: purged since
+    seat = my_seat(table) if table is not None else None
     connection = Connection(ws, seat)
     connection.holder = seat_holder()
     connection.lang = viewer_language()  # its pushes are rendered in it (web/render.py)
@@ -258,6 +258,9 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
     address = request.remote_addr or ""
     if live.tables.stopping:  # a page back while the server stops: told at once to come back later
         refuse(ws, connection, reader, wait, "", SERVICE_RESTART)
+        return
+    if table is None:  # purged between the guard and here: the page says so, and stays
+        refuse(ws, connection, reader, wait, TABLE_REMOVED)
         return
     if not live.sockets.open(address):
         refuse(ws, connection, reader, wait, TOO_MANY_PAGES)

@@ -95,3 +95,18 @@ def test_joins_racing_evictions_leave_one_consistent_table(make_app):
     row = tables.store.load_table(table_id)
     assert row["version"] == table.version == 4
     assert [s["name"] for s in row["seat_rows"]] == table.players
+
+
+def test_a_table_in_a_spectators_sight_stays_in_memory(make_app):
+    """Its page holds it: in memory, the server stores it as seen, so `python -m live.purge` keeps it."""
+    clock = FakeClock()
+    app = make_app(IDLE_SECONDS=600, TABLES_OPTIONS={"now": clock})
+    tables = app.extensions["fichas"].tables
+    url, _ = open_waiting_table(app)
+    table = tables.get(url.rsplit("/", 1)[1])
+    tables.connect(table, None)  # a spectator's websocket, as web/socket.py opens it
+    clock.now += 10_000
+    assert tables.evict_idle() == 0 and tables.mark_seen() == 1
+    tables.disconnect(table, None)  # its page closed: idle from now on
+    clock.now += 600
+    assert tables.evict_idle() == 1
