@@ -338,7 +338,11 @@ class Tables:
             lapsed = self._drop_lapsed(table)  # gone already, whether or not the sweep has run
             mine = [key for key, ask in table.asks.items() if browser is not None and ask.browser == browser]
             others = [ask for key, ask in table.asks.items() if key not in mine]
-            if name.casefold() in (n.casefold() for n in [*table.players, *(ask.name for ask in others)]):
+            # A disconnected player's own name is free to ask under: the way back from a second device is
+            # to ask the host for one's own seat (templates/_me.html), which keeps its name.
+            now = self.now()
+            here = [p for s, p in enumerate(table.players) if table.present(s, now)]
+            if name.casefold() in (n.casefold() for n in [*here, *(ask.name for ask in others)]):
                 raise NameTaken(f"Someone at this table is already called {name}.", name=name)
             if address is not None and sum(ask.address == address for ask in others) >= ASKS_PER_ADDRESS:
                 raise SeatRefused("address_asks")

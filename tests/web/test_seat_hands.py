@@ -278,8 +278,13 @@ def test_who_may_ask_for_a_seat(app):
     table = live_table(app, url)
     assert players[0].post(f"{url}/ask", {"name": "Zoe"}).status_code == 409  # seated already
     spectator = Browser(app)
+    tables = app.extensions["fichas"].tables
+    tables.connect(table, 1)  # Bea's page is open: her name is hers
     taken = spectator.post(f"{url}/ask", {"name": "bea"})
     assert taken.status_code == 409 and "already called" in taken.get_data(as_text=True)
+    tables.disconnect(table, 1)  # gone (no settle here): Bea on a second device may ask for her seat
+    assert Browser(app).post(f"{url}/ask", {"name": "Bea"}).status_code == 204
+    table.asks.clear()
     assert spectator.post(f"{url}/ask", {"name": ""}).status_code == 400
     assert spectator.post(f"{url}/ask", {"name": "Zoe"}).status_code == 204
     assert spectator.post(f"{url}/ask", {"name": "Zed"}).status_code == 204  # renamed, still one
