@@ -205,7 +205,7 @@ def test_a_second_device_with_the_plain_link_is_shown_the_way_back_and_the_priva
     way = laptop.locator("#way-back")
     expect(way).to_contain_text("Open your private link to it here")
     expect(way).to_contain_text("Your private link back to this seat")
-    expect(way).to_contain_text("ask the host")
+    expect(way).to_contain_text("ask for a seat under your own name")
     expect(laptop.locator("form.join")).to_have_count(0)  # no seat to take by the plain link
 
     laptop.goto(private)

@@ -166,7 +166,7 @@ def test_one_address_cannot_fill_a_tables_requests_and_requests_lapse_with_their
     host.wait_version(version), watcher.wait_version(version)
     flood = [from_address("203.0.113.5").post(f"{url}/ask", {"name": f"Junk{n}"}) for n in range(10)]
     assert [answer.status_code for answer in flood] == [204] * 2 + [409] * 8
-    assert "Two people from your address are already waiting" in flash_text(flood[-1].text)
+    assert "Two people on your network are already waiting" in flash_text(flood[-1].text)
     zoe = from_address("198.51.100.8")
     assert zoe.post(f"{url}/ask", {"name": "Zoe"}).status_code == 204  # a real spectator gets in
     zoe.connect(url)  # her page reloads and stays open
