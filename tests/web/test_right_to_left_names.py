@@ -29,6 +29,8 @@ def test_every_right_to_left_name_on_the_page_is_isolated_and_the_record_keeps_i
             assert shown >= 6, (name, shown)  # seats, scores, sheet, result, log, hands shown
             assert html.count(FSI + name + PDI) == shown, re.findall(rf".{{12}}{name}.{{12}}", html)
         assert f"{FSI}{MIRIAM}{PDI} &amp; {FSI}{ABD}{PDI}" in html  # a team's name: each name apart
+    tables = app.extensions["fichas"].tables
+    tables.connect(tables.get(url.rsplit("/", 1)[1]), 1)  # Miriam's page is open: her name is hers
     taken = Browser(app).post(f"{url}/ask", {"name": MIRIAM})  # a refusal names her too
     assert taken.status_code == 409 and f"{FSI}{MIRIAM}{PDI}" in taken.get_data(as_text=True)
     record = players[0].get(f"{url}/record.json").get_json()

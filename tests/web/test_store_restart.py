@@ -125,6 +125,8 @@ def test_restart_between_rounds_keeps_the_reveal_and_the_host_button(make_app):
     url, players = open_table(app, "block", 3, target=500, names=NAMES[:3])
     table = play_until(app, url, players, random.Random(12), round_over)
     assert table.phase == "pause"
+    for player in players:  # each page once: a first one offers the private link (once)
+        page(player, url)
     before = [stable(page(p, url).split('<main', 1)[1]) for p in players]
     app.extensions["fichas"].close()
     again = make_app(GRACE_SECONDS=15)  # within the grace nobody counts as away, the host included
