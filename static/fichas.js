@@ -46,6 +46,7 @@
   // back, in #flash (a11y.js says it), rather than showing the tile back in the hand without a word.
   var inFlight = null, lost = null; // the table's version a move unanswered so far was sent on
   var lostSaid = null; // ... said in #flash: gone with the next move
+  var unsentSaid = null; // a tap refused while down, said in #flash: gone once the connection is back
   function version() { var t = document.getElementById("table"); return t && t.dataset.version; }
   document.addEventListener("htmx:wsAfterSend", function (e) {
     var socket = e.detail.socketWrapper;
@@ -150,6 +151,7 @@
   function cutOff(now) {
     if (now === down) return;
     down = now;
+    if (!down && unsentSaid) { unsentSaid.remove(); unsentSaid = null; } // "not connected" no longer true
     document.body.classList.toggle("cut-off", down);
     document.querySelectorAll("#table .dot").forEach(function (dot) {
       if (down && dot.title) {
@@ -171,10 +173,10 @@
     e.preventDefault();
     var flash = document.getElementById("flash"), c = document.getElementById("connection");
     if (!flash || !c) return;
-    var unsent = document.createElement("p");
-    unsent.className = "flash-error";
-    unsent.textContent = c.dataset.unsent;
-    flash.replaceChildren(unsent);
+    unsentSaid = document.createElement("p");
+    unsentSaid.className = "flash-error";
+    unsentSaid.textContent = c.dataset.unsent;
+    flash.replaceChildren(unsentSaid);
     document.dispatchEvent(new CustomEvent("fichas:refused"));
   });
   // "Reconnecting…" in sight and the moves off, at once.
@@ -273,7 +275,7 @@
   var kept = null, opened = false; // a copy of the message; the socket has just opened
   function keep() {
     var message = document.querySelector("#flash .flash-error");
-    if (message && message !== lostSaid) kept = message.cloneNode(true);
+    if (message && message !== lostSaid && message !== unsentSaid) kept = message.cloneNode(true);
   }
   document.addEventListener("DOMContentLoaded", keep);
   document.addEventListener("htmx:wsOpen", function () { opened = true; });

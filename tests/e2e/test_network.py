@@ -86,8 +86,11 @@ def test_a_lost_network_is_said_at_once_a_tap_meanwhile_is_never_played_and_the_
     waiter.press(page.locator("#me button.tile-btn.fits").first)
     expect(page.locator("#flash")).to_have_text(UNSENT, timeout=ANSWER_WITHIN_MS)
     expect(page.locator("#alerts")).to_contain_text(UNSENT)
+    # Offline, the panel stays opaque (it is pinned over the table): only its controls are dimmed.
+    assert page.eval_on_selector("#me", "el => getComputedStyle(el).opacity") == "1"
     page.context.set_offline(False)
     live(waiter, version + 1)
+    expect(page.locator("#flash")).not_to_contain_text(UNSENT)  # connected again: no longer true
     page.wait_for_timeout(1500)  # a move held back anywhere would have been played by now
     for player in players:
         assert player.version() == version + 1
@@ -95,6 +98,7 @@ def test_a_lost_network_is_said_at_once_a_tap_meanwhile_is_never_played_and_the_
     waiter.press(page.locator("#me button.tile-btn.fits").first)  # and it plays on
     for player in players:
         player.wait_version(version + 2)
+    expect(page.locator("#flash")).not_to_contain_text(UNSENT)
 
 
 def test_a_few_seconds_offline_on_ones_turn_do_not_cut_it(open_page, production):
