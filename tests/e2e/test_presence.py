@@ -203,6 +203,8 @@ def test_t13_the_acting_host_starts_the_next_round_and_hands_a_seat_over_nobody_
     told = "Ana, the host, is away: you stand in. Start the next round"
     assert any(sentence.startswith(told) for sentence in heard), heard
     expect(other.page.get_by_role("button", name="Start the next round now")).to_have_count(0)
+    expect(other.page.locator("#prompt")).to_contain_text(  # the others are told who stands in
+        "Ana, the host, is away: Bea stands in and can start the next round.")
     version = str(other.version())
     assert post_from(other, "/next-round", {"version": version}) == 403
     assert post_from(other, "/hand-over", {"version": version, "seat": "3", "ask": "x"}) == 403
