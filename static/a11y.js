@@ -287,7 +287,15 @@
     waiting = now;
     var mine = !!document.querySelector("#me .asked"), region = document.getElementById("announcer");
     var you = (document.querySelector("main.play") || {dataset: {}}).dataset.you;
-    if (asked && !mine && you === "" && region && !quietly) say("announcer", region.dataset.askGone);
+    if (asked && !mine && you === "" && region && !quietly) {
+      say("announcer", region.dataset.askGone);
+      var flash = document.getElementById("flash"); // ... and shown: the line saying it asked just went
+      if (flash && !flash.textContent.trim()) {
+        var gone = document.createElement("p");
+        gone.textContent = region.dataset.askGone;
+        flash.appendChild(gone);
+      }
+    }
     asked = mine;
   }
   function sayQuiet(id, before) {

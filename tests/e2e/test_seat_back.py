@@ -218,4 +218,5 @@ def test_the_host_turns_a_request_down_by_keyboard_and_both_are_told(open_page, 
     expect(turn_down).to_have_count(0)
     expect(junk.locator("#handover-ask")).not_to_contain_text("You asked for a seat")
     expect(junk.locator("#announcer")).to_contain_text("Your request for a seat is no longer listed.")
+    expect(junk.locator("#flash")).to_contain_text("Your request for a seat is no longer listed.")  # seen too
     expect(host.page.locator("#me")).not_to_contain_text("Junk")
