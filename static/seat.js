@@ -16,10 +16,14 @@
   }
   // #me says which seat it shows (#me-you): when that is no longer the page's own (the seat was
   // taken back in another browser, or handed to this one), the page reloads as what it is now.
+  // Once: a second reload, asked by the next push before the first had left, aborts it, and the page
+  // that came is the second, which is not told why the seat went (the server tells a page once).
+  var reloading = false;
   function checkSeat() {
     var me = document.getElementById("me-you");
     var main = document.querySelector("main.play");
-    if (me && main && me.dataset.you !== main.dataset.you) {
+    if (me && main && me.dataset.you !== main.dataset.you && !reloading) {
+      reloading = true;
       markSeat(me.dataset.you);
       location.reload();
     }
