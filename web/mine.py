@@ -18,6 +18,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from .dominoes import hand_tile_html, hand_tile_key
+from .pieces import host_key
 from .rendering import framed, rendered, slot, with_globals
 
 # A key's parts (see `me_key`): what each piece shows.
@@ -44,8 +45,7 @@ def me_key(context: dict) -> tuple:
     names = handover if seat is not None else (handover, context["asked"])  # a spectator: its own request too
     frame = f'{seat}|{len(context["players"])}|{names!r}'
     if seat is None or not panel:  # a spectator's #me, or a seat's before the match: whole, by phase
-        host = f'{context["host_away"]}|{context["acting_host"]}'
-        return (f'{phase}|{host}|{frame}', None, None, (), None, None)
+        return (f'{phase}|{host_key(context)}|{frame}', None, None, (), None, None)
     can, rnd = panel["can"], context["rnd"]
     acting = bool(can["act"])
     # Who may start the next round shows in the prompt and the actions between rounds only: the host
