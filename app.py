@@ -1,4 +1,4 @@
-"""Fichas: the app factory. Configuration, the live parts, and the web layer's blueprint."""
+"""Fichas: the app factory. Configuration, the live parts, and the web layer's blueprints, registered here."""
 
 from __future__ import annotations
 
@@ -10,25 +10,25 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
-import web.seats  # noqa: F401 (importing it adds its routes to the blueprint)
 from live.clock import Clock
 from live.collector import FrozenSurvivors, full_collection
 from live.periodic import Periodic, off_the_loop
 from live.store import SEEN_EVERY_SECONDS, Store
 from live.tables import Tables
 from live.turnclock import Timing
-from web.assets import init_assets
-from web.dominoes import init_rendering
-from web.hub import Hub, Pinger
-from web.i18n import init_i18n
-from web.limits import OpenSockets, TakeTurns, init_limits
+from web.guard.limits import OpenSockets, TakeTurns
+from web.guard.proxies import TrustedProxies, networks
+from web.http import languages, routes, seats
+from web.http.assets import init_assets
+from web.http.limits import init_limits
 from web.parts import Fichas
-from web.proxies import TrustedProxies, networks
-from web.render import publish
-from web.routes import bp
-from web.seats import reclaim  # noqa: F401 (importing web.seats adds its routes to the blueprint)
+from web.push.publish import publish
 from web.serve import stop_promptly_on_term
-from web.socket import NotStarted, sock
+from web.templating.dominoes import init_rendering
+from web.templating.languages import init_i18n
+from web.ws import endpoint
+from web.ws.endpoint import NotStarted, sock
+from web.ws.hub import Hub, Pinger
 
 EVICT_EVERY_SECONDS = 60  # how often idle tables are looked for
 ASKS_EVERY_SECONDS = 10  # how often requests for a seat whose pages all went are looked for (live/table.py)
@@ -68,7 +68,7 @@ def env_config() -> dict:
 
 
 def security_config(env) -> dict:
-    """Hosts, the public address, proxies and the secret (README, "Security"; web/security.py)."""
+    """Hosts, the public address, proxies and the secret (README, "Security"; web/guard/security.py)."""
     public_url = env.get("FICHAS_PUBLIC_URL", "").strip().rstrip("/") or None
     if public_url:
         parts = urlsplit(public_url)
@@ -98,13 +98,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("DATABASE", str(Path(app.instance_path) / "fichas.sqlite3"))
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)  # a first start needs no mkdir
     # Moves are small. Pings come from one Pinger for all sockets, not from each socket's reader.
-    # simple-websocket's own reader is never started: web/socket.py reads under a budget.
+    # simple-websocket's own reader is never started: web/ws/endpoint.py reads under a budget.
     app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": None, "max_message_size": 4096,
                                          "thread_class": NotStarted}
     init_i18n(app)  # before any template is compiled: they use gettext
     init_rendering(app)
     init_assets(app)
-    app.register_blueprint(bp)
+    for blueprint in (routes.bp, seats.bp, languages.bp, endpoint.bp):  # pages, seats, language, socket
+        app.register_blueprint(blueprint)
     sock.init_app(app)
     init_limits(app)
     if (proxies := app.config.get("TRUSTED_PROXIES", 0)) > 0:  # their X-Forwarded-For and -Proto only

@@ -59,7 +59,7 @@ def create_app() -> Flask:
 
     @app.before_request
     def no_deflate():
-        """Refuse permessage-deflate, as Fichas does (web/routes.py): the same bytes on the wire."""
+        """Refuse permessage-deflate, as Fichas does (web/http/routes.py): the same bytes on the wire."""
         request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
 
     @app.get("/")

@@ -7,7 +7,7 @@ master and worker to one core (`taskset`, as issue 48 measured), seats a table o
 moves (to all four seats) before the flood and during it, while one address (127.0.0.2) keeps
 `--connections` kept-alive connections busy, each pipelining GETs of the home page (a batch of 20,
 the next once it is answered). A person's page visits are timed too: from the flooder's own address
-and from another one (127.0.0.3). The test (tests/web/test_flood.py) asserts what is stable on a
+and from another one (127.0.0.3). The test (tests/web/guard/test_flood.py) asserts what is stable on a
 busy machine; the figures here are for a quiet one. Prints one line of JSON per run.
 
 Measured on 2026-12-07 (a shared 2-core VM, load average 4-5 from other work; the server on core 0,

@@ -83,7 +83,7 @@ TURN = re.compile(r' data-turn="(\d*)"')  # the stamp (#version) of every push s
 FITS_BUTTON = re.compile(r'<button type="button" class="tile-btn fits(?: drawn)?" data-tile="\d-\d" ws-send '
                          r"hx-vals='([^']*)'")
 FITS_LABEL = re.compile(r'<label class="tile-btn fits(?: drawn)?" data-tile="(\d-\d)"')
-# #me comes whole or in pieces (web/mine.py): the hand's tiles by id (start tags are enough to
+# #me comes whole or in pieces (web/push/own_part.py): the hand's tiles by id (start tags are enough to
 # tell which fit and what they send), a played tile deleted, the actions whole.
 HAND_TILE = re.compile(r'<(?:button type="button"|label|span) class="tile-btn[^"]*"'
                        r'[^>]*? id="h-(\d-\d)"[^>]*>')

@@ -1,4 +1,4 @@
-"""The cost and size of pushes: web.render.publish over whole random matches, in one language and in two.
+"""The cost and size of pushes: web/push/publish.py over whole random matches, in one language and in two.
 
     python bench/publish.py [--matches N] [--root PATH]
     python bench/publish.py --tables 1000 [--moves N] [--root PATH]
@@ -30,7 +30,7 @@ from pathlib import Path
 
 
 class Inbox:
-    """A websocket stand-in that keeps what it is sent (web.hub.Connection writes to it)."""
+    """A websocket stand-in that keeps what it is sent (web.ws.hub.Connection writes to it)."""
 
     def __init__(self):
         self.sent: list[str] = []
@@ -63,7 +63,7 @@ def kind_of(table) -> str:
 
 def seated_table(live, langs: tuple[str, ...]) -> tuple:
     """A new Partnership table, its four seats taken, each seat's page on a stand-in reading `langs`."""
-    from web.hub import Connection  # the checkout's own: publish() reads and sets what it holds
+    from web.ws.hub import Connection  # the checkout's own: publish() reads and sets what it holds
 
     table, _ = live.tables.create("Ana", "partnership", 4, 100)
     for name in ("Bea", "Carl", "Dan"):

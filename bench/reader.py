@@ -2,7 +2,7 @@
 
     python bench/reader.py [--frames N]
 
-Feeds web.socket.Reader (no socket, no event loop) the frames a browser sends, on a wsproto
+Feeds web.ws.endpoint.Reader (no socket, no event loop) the frames a browser sends, on a wsproto
 connection past its handshake as simple-websocket hands it over: a move as htmx's ws-send writes
 it (a masked text frame of about 90 bytes), an empty pong, and two moves in one read. Each is read
 as the Reader reads it (`feed`: one whole small frame directly, anything else through wsproto) and
@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, Pong, Request, TextMessage
 
-from web.hub import Connection
-from web.socket import Reader
+from web.ws.endpoint import Reader
+from web.ws.hub import Connection
 
 MOVE = '{"action":"play","tile":"3-5","end":"left","version":"41","HEADERS":{"HX-Request":"true"}}'
 

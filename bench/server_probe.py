@@ -85,7 +85,7 @@ def post_worker_init(worker) -> None:
 def post_fork(server, worker) -> None:
     """Before the worker loads the app (no --preload): wrap the functions that do a move's work."""
     import app
-    import web.socket
+    import web.ws.endpoint
     from live.store import Store
     from live.tables import Tables
 
@@ -93,16 +93,16 @@ def post_fork(server, worker) -> None:
     Store.commit = timed("commit", Store.commit)
     Store.checkpoint = timed("checkpoint", Store.checkpoint)  # its own thread, once a second: off the loop
     app.publish = timed("publish", app.publish)  # create_app's lambda looks the name up per call
-    web.socket.send_whole = timed("send_whole", web.socket.send_whole)
+    web.ws.endpoint.send_whole = timed("send_whole", web.ws.endpoint.send_whole)
     if os.environ.get("FICHAS_BENCH_PROBE_PARTS"):
         time_push_parts()
     watch_gc()
 
 
 def time_push_parts() -> None:
-    """Time each part of a push (web/render.py's Push, web/hub.py's writes): where `publish` goes."""
-    from web.hub import Connection
-    from web.render import Push
+    """Time each part of a push (web/push/publish.py's Push, web/ws/hub.py's writes): where `publish` goes."""
+    from web.push.publish import Push
+    from web.ws.hub import Connection
 
     Push.__init__ = timed("push_init", Push.__init__)  # the table's context, keys and what changed
     Push.message_for = timed("message_for", Push.message_for)  # one page's message, `shared` and `own` in it

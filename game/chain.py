@@ -74,7 +74,7 @@ def chain(line: list, left: int, across: bool) -> tuple[list[Spot], tuple[Spot, 
 class Growing:
     """A line's layout kept as the line grows: each tile is laid once, where chain() puts it.
 
-    web/dominoes.py keeps one per table, so a move lays its tile instead of walking the line.
+    web/templating/dominoes.py keeps one per table, so a move lays its tile instead of walking the line.
     No spots are kept (a Spot, a named tuple, stays tracked by the garbage collector).
     """
 
@@ -140,7 +140,7 @@ class Walk:
     A row runs until the next tile would come within MARGIN of an edge; then a corner tile
     hangs down from the row's end and a "foot" tile under it starts the next row, which runs
     the other way. Doubles are laid across in a row's run, in line at a corner or a foot.
-    Kept between moves, it lays a new tile without walking the arm again (web/render.py).
+    Kept between moves, it lays a new tile without walking the arm again (web/push/publish.py).
     """
 
     __slots__ = ("across", "arm", "end", "foot", "heading", "step", "y")

@@ -172,7 +172,7 @@ def spectator_view(match: Match) -> dict:
 
 def round_view(match: Match, shown: int = LOG_SHOWN) -> dict | None:
     """The round as a spectator sees it (spectator_view's "round"), its log the latest `shown` moves:
-    a push of one move in a round's play needs no more (web/render.py)."""
+    a push of one move in a round's play needs no more (web/push/publish.py)."""
     return _round(match, match.round, None, shown)
 
 

@@ -15,9 +15,9 @@ class FrozenSurvivors:
     (at 1,000 tables the middle pass took 50-90 ms every few seconds, a full one 130-160 ms).
     Nothing periodic has to unfreeze them, because the objects that live long here (tables,
     matches, rounds, sockets and their readers) form no reference cycles
-    (tests/web/test_no_cycles.py): when one dies, frozen or not, its reference count frees it.
+    (tests/live/test_no_cycles.py): when one dies, frozen or not, its reference count frees it.
     The cycles that do form (werkzeug's URL matcher, once per request; flask-sock's response
-    class, once per socket, emptied by web/socket.py) are garbage within microseconds of being
+    class, once per socket, emptied by web/ws/endpoint.py) are garbage within microseconds of being
     made, and are freed by the next young pass; one is frozen only if a pass falls inside the
     call that makes it (5 minutes at 1,000 tables left 610 objects so kept: bench/server_probe.py
     counts them at exit).

@@ -140,7 +140,7 @@ except ImportError:
 # meanwhile made the p99 of the moves' latency (BENCHMARKS.md). A quiet log starts again by itself.
 RESTART_PAGES = 8_000
 # Seats changing hands read to tell a browser how it lost its seat: a person's table has a few; a loop of
-# reclaims (limited per address, web/limits.py) must not make every visit read thousands.
+# reclaims (limited per address, web/guard/limits.py) must not make every visit read thousands.
 LOST_SEATS_READ = 64
 AUTOCHECKPOINT_PAGES = 20_000  # the backstop, should no checkpoint() run: about 80 MB of log
 WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)

@@ -61,7 +61,7 @@ class Ask:
     secret_hash: str  # the secret its browser already holds: handing the seat over makes it the seat's
     browser: str | None
     at: float
-    address: str | None = None  # the client's address (web/limits.py): one address holds a few at most
+    address: str | None = None  # the client's address (web/guard/limits.py): one address holds a few at most
     pages: int = 0  # its browser's table pages open now (their websockets carry `secret_hash`)
     alone_since: float | None = None  # when its last page went (None: since it was made, `at`)
 
@@ -98,8 +98,8 @@ class Table:
         self.active_at = created_at  # the last change or closed page: idle tables leave memory
         self.evicted = False  # left memory: whoever still holds this object must get it again
         self.asks: dict[str, Ask] = {}  # by an id shown to the host (never the secret); memory only
-        self.pushed = None  # what its pages were last sent, kept by the web layer (web/pieces.py)
-        self.laid = None  # its line as laid out on the felt, kept by the web layer (web/dominoes.py)
+        self.pushed = None  # what its pages were last sent, kept by the web layer (web/push/pieces.py)
+        self.laid = None  # its line as laid out on the felt, kept by the web layer (templating/dominoes.py)
         self.earlier: list[dict] = []  # earlier matches' numbers and results (match_result)
 
     # -- derived state ---------------------------------------------------------

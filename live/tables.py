@@ -275,7 +275,7 @@ class Tables:
     def join(self, table: Table, name: str, browser: str | None = None) -> tuple[int, str]:
         """Seat a newcomer at the next free seat (S1); the last one starts the match.
 
-        `browser` (a hash naming the browser, web/security.py) gets one seat per table at most.
+        `browser` (a hash naming the browser, web/guard/security.py) gets one seat per table at most.
         """
         with self.locked(table) as table:
             return self._seat(table, name, browser)

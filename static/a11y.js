@@ -176,7 +176,7 @@
     restoreFocus();
   });
   document.addEventListener("htmx:afterSwap", refusals);
-  // An answer's #flash (web/render.py flash_answer); a name refused: its field marked and focused.
+  // An answer's #flash (web/push/publish.py flash_answer); a name refused: its field marked and focused.
   document.addEventListener("fichas:refused", function (e) {
     refusals();
     var field = e.detail && e.detail.field && document.getElementById(e.detail.field);

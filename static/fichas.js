@@ -77,7 +77,7 @@
     var flash = document.getElementById("flash");
     if (flash && !flash.textContent.trim()) flash.appendChild(message);
   }
-  // A push that sends only what changed starts with its stamp (#version, web/pieces.py) and follows
+  // A push that sends only what changed starts with its stamp (#version, web/push/pieces.py) and follows
   // the push numbered one less. A page that did not get that one (or showed an older answer
   // since) applies nothing of it and asks for the whole table instead. Each push's numbers are
   // then copied onto #table, whose data-version the page's moves, scripts and tools read.
@@ -96,7 +96,7 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function (e) {
     if (e.detail.message.indexOf('<section id="table"') >= 0) asked = false;
-    // #me is sent in pieces (web/mine.py): its turn's mark follows the prompt. Before turn.js
+    // #me is sent in pieces (web/push/own_part.py): its turn's mark follows the prompt. Before turn.js
     // and a11y.js read it (this file's listeners come first).
     var me = document.getElementById("me"), prompt = document.getElementById("prompt");
     if (me && prompt) me.classList.toggle("my-turn", prompt.hasAttribute("data-mine"));
@@ -234,11 +234,11 @@
   });
   // A socket gone dead with no word from the browser (a dead spot: the phone still thinks it has a
   // network): a page that has heard nothing for PROBE_AFTER_MS sends the server a tiny "alive?",
-  // answered at once (web/socket.py); no answer within PROBE_WAIT_MS and the page says it is down
+  // answered at once (web/ws/endpoint.py); no answer within PROBE_WAIT_MS and the page says it is down
   // (then as above). Only while nothing else is awaited and the page is in sight: a hidden page
   // catches up when shown.
   var PROBE_AFTER_MS = 5000, PROBE_WAIT_MS = 2000;
-  var ALIVE = '{"action":"alive"}', ALIVE_ANSWER = "alive"; // as web/socket.py writes them
+  var ALIVE = '{"action":"alive"}', ALIVE_ANSWER = "alive"; // as web/ws/endpoint.py writes them
   var heardAt = Date.now(), probing = null;
   document.addEventListener("htmx:wsOpen", function () { heardAt = Date.now(); unstall(); });
   document.addEventListener("htmx:wsClose", function () { unstall(); }); // htmx or the retry below try again
@@ -265,11 +265,11 @@
   document.addEventListener("fichas:catch-up", function () {
     if (stopped || leaving || !wrapper) return;
     if (!current || current.readyState !== WebSocket.OPEN) { freshSocket(); return; }
-    current.send('{"action":"refresh"}'); // as web/socket.py reads it
+    current.send('{"action":"refresh"}'); // as web/ws/endpoint.py reads it
     clearTimeout(probing);
     probing = setTimeout(function () { probing = null; stall(STALL_MAX_MS); }, PROBE_WAIT_MS);
   });
-  // How this page's seat was lost while it was away (web/routes.py lost_seat), come with the page or
+  // How this page's seat was lost while it was away (web/http/routes.py lost_seat), come with the page or
   // with the socket's first whole table, stays through the whole #me later pushes swap in with an
   // empty #flash (a seat changing hands, someone coming back), until the viewer does something.
   var kept = null, opened = false; // a copy of the message; the socket has just opened

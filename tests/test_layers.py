@@ -25,3 +25,31 @@ def test_a_layer_never_imports_the_layers_above_it(layer):
     found = {f"{path.name} imports {name}" for path in (ROOT / layer).glob("*.py")
              for name in top_level_imports(path) & MAY_NOT_IMPORT[layer]}
     assert not found
+
+
+def web_imports(path: Path) -> set[str]:
+    """The rooms of web/ a file imports (web.http, web.ws, ...), by their second name."""
+    rooms = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        modules = [node.module] if isinstance(node, ast.ImportFrom) and not node.level else (
+            [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
+        rooms |= {name.split(".")[1] for name in modules if name.startswith("web.") and name.count(".") >= 1}
+    return rooms
+
+
+# The rooms at the bottom of web/ serve the others and know none of them: words and templates (templating),
+# and who may do what (guard), whoever asks.
+ABOVE = {"http", "ws", "push", "parts"}
+ROOM_MAY_NOT_IMPORT = {"guard": ABOVE, "templating": ABOVE}
+
+
+@pytest.mark.parametrize("room", sorted(ROOM_MAY_NOT_IMPORT))
+def test_the_bottom_rooms_of_web_never_import_the_rooms_that_use_them(room):
+    found = {f"{path.name} imports web.{name}" for path in (ROOT / "web" / room).glob("*.py")
+             for name in web_imports(path) & ROOM_MAY_NOT_IMPORT[room]}
+    assert not found
+
+
+def test_every_module_of_web_is_in_a_room():
+    loose = {path.name for path in (ROOT / "web").glob("*.py")} - {"__init__.py", "parts.py", "serve.py"}
+    assert not loose, "web/ keeps its modules in rooms (http, ws, push, templating, guard)"

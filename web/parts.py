@@ -9,9 +9,8 @@ from flask import current_app
 
 from live.clock import Clock
 from live.tables import Tables
-
-from .hub import Hub, Pinger
-from .limits import OpenSockets
+from web.guard.limits import OpenSockets
+from web.ws.hub import Hub, Pinger
 
 log = logging.getLogger(__name__)
 # The close reason a page of a purged table gets (code 1008: it shows it and does not reconnect);

@@ -42,7 +42,7 @@ def test_two_shards_behind_nginx_take_tables_and_every_move_reaches_all_four_sea
     result = asyncio.run(load.measure(config))
 
     assert result["tables_open"] == 6
-    # nginx picks a shard at random (tests/web/test_shards_nginx.py shows both get tables).
+    # nginx picks a shard at random (tests/sharding/test_shards_nginx.py shows both get tables).
     assert set(result["tables_per_shard"]) <= {"s1", "s2"}, result["tables_per_shard"]
     assert sum(result["tables_per_shard"].values()) == 6
     assert result["moves"] >= 15, result["move_kinds"]

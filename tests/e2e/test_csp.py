@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from web.security import CSP
+from web.guard.security import CSP
 
 from .players import Player, Stats, play_one_move, pump_until, seat_players
 from .test_browser import BLOCK_SEED, seeded

@@ -130,7 +130,7 @@ def test_open_spots_are_where_the_next_tile_goes_on_each_side():
 
 
 def test_a_line_laid_as_it_grows_lies_where_a_fresh_layout_puts_it():
-    """Growing (kept per table, web/dominoes.py) lays only new tiles: the same spots and open ends,
+    """Growing (kept per table, web/templating/dominoes.py) lays only new tiles: the same spots and open ends,
     whether a push brings one tile or several (a timed-out turn, a missed push)."""
     for variant, seed in itertools.product(VARIANTS, range(30)):
         across = VARIANTS[variant].doubles_across

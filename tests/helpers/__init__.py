@@ -8,7 +8,7 @@ import threading
 
 from werkzeug import serving
 
-from web.security import CSRF_COOKIE
+from web.guard.security import CSRF_COOKIE
 
 # No settle (S4): a page closed shows as gone at once, as the tests driving presence by hand expect;
 # tests of the settle set it (tests/clock/test_presence_rules.py, tests/e2e/test_presence.py).

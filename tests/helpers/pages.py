@@ -16,7 +16,7 @@ from contextlib import closing
 from urllib.parse import urlsplit
 
 from helpers import VERSION, Browser, swaps, version_of
-from web.security import CSRF_COOKIE, SEAT_COOKIE
+from web.guard.security import CSRF_COOKIE, SEAT_COOKIE
 
 # Any "a-b" that reads as a tile: not inside a word or a token (ids and CSRF tokens use - too).
 TILE_TEXT = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")
@@ -25,7 +25,7 @@ SEAT_PANEL = re.compile(r'<article class="([^"]*)" data-seat="(\d+)"[^>]*>(.*?)<
 CLOCK = re.compile(r'data-remaining-ms="\d+">\d+<')
 TIME_LEFT = re.compile(r' data-clock-ms="\d+"')  # the turn's time left, in each push's stamp
 WHITE_SPACE = re.compile(r"\s+")
-PUSH_NUMBER = re.compile(r' data-seq="\d+"')  # counts this process's pushes (web/pieces.py)
+PUSH_NUMBER = re.compile(r' data-seq="\d+"')  # counts this process's pushes (web/push/pieces.py)
 # A tile named in words for screen readers ("six–four"; "seis–cuatro"; "seks–fire"), in either order.
 NUMBER_WORDS = {"en": ("blank", "one", "two", "three", "four", "five", "six"),
                 "es": ("blanco", "uno", "dos", "tres", "cuatro", "cinco", "seis"),

@@ -66,3 +66,20 @@ def play_round(players: list[LivePlayer], timeout: float = 60.0) -> int:
             seat.wait_version(int(values["version"]) + 1)
         moves += 1
     return moves
+
+
+def seated_table(server) -> list[LivePlayer]:
+    """A Partnership table of four honest players, each with its websocket open and the table in hand."""
+    host = LivePlayer(server.url)  # server: anything with a .url (helpers/production.py)
+    url = host.create("Ana", "partnership", 4)
+    players = [host]
+    for name in ("Bea", "Carl", "Dan"):
+        guest = LivePlayer(server.url)
+        guest.join(url, name)
+        players.append(guest)
+    for player in players:
+        player.connect(url)
+    version = version_of(players[0].wait_for(lambda m: 'id="table"' in m))
+    for player in players:
+        player.wait_version(version)
+    return players

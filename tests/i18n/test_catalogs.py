@@ -13,7 +13,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from web.i18n import LANGUAGES
+from web.templating.languages import LANGUAGES
 
 from .screens import leftover, screens, texts
 

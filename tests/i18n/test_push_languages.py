@@ -8,8 +8,8 @@ import pytest
 import simple_websocket
 
 from helpers.pages import hidden_from, screen, seat_up, section, table_id, tiles_in, wait_until
-from web.pieces import Pieces
-from web.render import publish
+from web.push.pieces import Pieces
+from web.push.publish import publish
 
 NAMES = ("Ana", "Bea", "Carl", "Dan")
 

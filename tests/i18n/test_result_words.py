@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from web.rendering import rendered, with_globals
+from web.templating.frames import rendered, with_globals
 
 TEAMS, ALONE = {"variant": {"teams": True}}, {"variant": {"teams": False}}
 

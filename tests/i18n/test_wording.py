@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from jinja2 import Environment
 
-from web.compact import Compact
-from web.i18n import catalog_of
+from web.templating.compact import Compact
+from web.templating.languages import catalog_of
 
 SOURCE = """\
 <p>{{ _("Pass") }}|{{ _("%(name)s to play", name=who) }}|{{ pgettext("seconds, short", "s") }}

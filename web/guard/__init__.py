@@ -1,0 +1,1 @@
+"""Who may do what: CSRF, hosts and Origin, seat cookies, proxies, and the limits per client."""

@@ -1,0 +1,199 @@
+"""The dominoes as HTML: each form rendered once at start-up; the line's tiles placed on the felt."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from flask import Flask
+from markupsafe import Markup, escape
+
+from game.chain import Growing, Spot
+from web.templating.compact import Compact
+from web.templating.languages import tile_name
+
+DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
+FACES: dict[tuple[int, int], str] = {}  # (a, b) -> a domino with no name: inside a control that names it
+# A domino in the line, in three pieces: its spot's classes and its id go between them.
+IN_LINE: dict[tuple[int, int, bool], tuple[str, str, str]] = {}  # (a, b, cross) -> pieces
+CLASSES, ID = "\x01", "\x02"  # where those go when the pieces are rendered
+
+
+def render_dominoes(app: Flask) -> None:
+    """Render _domino.html once for every way a domino is shown (7 x 7 x in line x across)."""
+    if DOMINOES:
+        return
+    template = app.jinja_env.get_template("_domino.html")
+    for a, b, in_line, cross in product(range(7), range(7), (False, True), (False, True)):
+        html = template.render(a=a, b=b, in_line=in_line, cross=cross).strip()
+        DOMINOES[a, b, in_line, cross] = Markup(html)
+        if not in_line and not cross:
+            FACES[a, b] = template.render(a=a, b=b, bare=True).strip()
+        if in_line:
+            html = template.render(a=a, b=b, in_line=True, cross=cross, at=CLASSES, key=ID).strip()
+            head, rest = html.split(CLASSES)
+            IN_LINE[a, b, cross] = (head, *rest.split(ID))
+
+
+def domino(a: int, b: int, in_line: bool = False, cross: bool = False) -> Markup:
+    """A domino showing a then b (rendered at start-up: a push shows up to 40 of them)."""
+    return DOMINOES[a, b, in_line, cross]
+
+
+def spot_classes(spot: Spot) -> str:
+    """A spot on the felt as classes (static/fichas.css places them): " at x12 y-1 vert flip"."""
+    return f" at x{spot.x} y{spot.y}{' vert' if spot.vertical else ''}{' flip' if spot.flip else ''}"
+
+
+def tiles_of(rnd: dict, unmarked: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
+    """The line's tiles as (id, html) in line order, the latest placed marked (see `marked`);
+    `unmarked`: each tile's id and its html around its marks (`placed`)."""
+    return [(tile[0], marked(rnd, i, tile)) for i, tile in enumerate(unmarked)]
+
+
+def marked(rnd: dict, i: int, tile: tuple[str, str, str]) -> str:
+    """Tile i of the line as html: the latest placed marked `last` (and `fresh` if it was the latest move).
+
+    A push of changed pieces marks its new tiles only: marking the whole line grew with the round.
+    """
+    if i != rnd["last"]:
+        return f"{tile[1]}{tile[2]}"
+    return f"{tile[1]}{' last fresh' if rnd['fresh'] else ' last'}{tile[2]}"
+
+
+def placed(a: int, b: int, spot: Spot) -> tuple[str, str, str]:
+    """One tile of the line at its spot: its id, and its html before and after where its marks go.
+
+    Strings only: a line is kept per table (web/push/publish.py), and tuples of strings cost the
+    garbage collector nothing once seen (a Spot, a named tuple, stays tracked).
+    """
+    head, middle, tail = IN_LINE[a, b, spot.cross]
+    return f"t-{spot.key}", f"{head}{spot_classes(spot)}", f"{middle}t-{spot.key}{tail}"
+
+
+class LaidLine:
+    """A table's line on the felt as HTML, kept as it grows: a move places only its new tiles.
+
+    Laying the whole line out again at every push was a twelfth of the worker's time at 1,000
+    tables. Any other line (a new round, a state replayed) is laid out afresh.
+    """
+
+    def __init__(self):
+        self.growing: Growing | None = None
+        self.round: tuple | None = None  # the round it lays out: (match, number)
+        self.tiles: list[tuple[str, str, str]] = []  # each tile's id and html around its marks (`placed`)
+        self.ends = ("", "")  # the classes of the spots of its two open ends
+
+    def laid(self, pairs: list, left: int, cross: bool,
+             round_key: tuple) -> tuple[list[tuple[str, str, str]], tuple[str, str]]:
+        """The line's tiles placed at their spots, unmarked, and its open ends' classes.
+
+        `pairs`: the line's tiles as [a, b] in line order, `left` of them left of the opening one;
+        `round_key`: the round's (match, number). In one round a line only grows at its ends: only
+        its new tiles are written out as strings ("ab"; Growing checks the rest as it is). The list
+        returned is the one kept, which grows in place at the next call: read it before.
+        """
+        growing = self.growing
+        if growing and self.round == round_key and growing.across == cross:
+            known, added = len(growing.line), left - growing.left
+            if added == 0 and len(pairs) == known:
+                return self.tiles, self.ends
+            if added >= 0 and len(pairs) >= known + added:
+                line = (*texts(pairs[:added]), *growing.line, *texts(pairs[added + known:]))
+            else:
+                line = texts(pairs)
+        else:
+            line = texts(pairs)
+        self.round = round_key
+        grown = growing.grow(line, left) if growing and growing.across == cross else None
+        laid_out = grown is not None and bool(self.tiles)  # the ends shown before are this line's
+        if grown is None:
+            growing = self.growing = Growing(cross)
+            self.tiles = []
+            grown = growing.grow(line, left)
+        before, after = grown
+        first, last = line[:len(before)], line[len(line) - len(after):]
+        # In place: the list lives on from push to push (a new one would pass the collector's young pass).
+        self.tiles[:0] = [placed(int(a), int(b), spot) for (a, b), spot in zip(first, before, strict=True)]
+        self.tiles += [placed(int(a), int(b), spot) for (a, b), spot in zip(last, after, strict=True)]
+        if not growing.line:
+            self.ends = ("", "")
+        elif not laid_out:
+            self.ends = (spot_classes(growing.left_end()), spot_classes(growing.right_end()))
+        elif before or after:  # only an end whose arm grew moves: a move grows one
+            self.ends = (spot_classes(growing.left_end()) if before else self.ends[0],
+                         spot_classes(growing.right_end()) if after else self.ends[1])
+        return self.tiles, self.ends
+
+
+def texts(pairs) -> tuple[str, ...]:
+    """Tiles as strings, "ab" (kept from one push to the next: a tuple each would pass through the
+    garbage collector's young passes)."""
+    return tuple(f"{a}{b}" for a, b in pairs)
+
+
+HAND_TILES: dict[tuple, str] = {}  # (language, what the tile shows: hand_tile_key) -> its html
+
+
+def hand_tile_html(tile: dict, ends: list[int] | None, lang: str, drawn: bool) -> str:
+    """One tile of a hand as #hand shows it in `lang` (its name is words), by its id `h-a-b`.
+
+    A tile that fits both (different) open ends is a radio to choose before an end is tapped;
+    one that fits one end is a button that plays it there; others are shown only. Each kept:
+    a hand's tiles are shown at every push of its #me, in few ways.
+    """
+    two_ends = bool(ends) and ends[0] != ends[1]
+    key = (lang, hand_tile_key(tile, two_ends, drawn))
+    html = HAND_TILES.get(key)
+    if html is None:
+        html = HAND_TILES[key] = hand_tile(tile, two_ends, drawn)
+    return html
+
+
+def hand_tile_key(tile: dict, two_ends: bool, drawn: bool) -> str:
+    """What a tile of a hand shows (`hand_tile`'s form): the tile, the ends it fits, whether it offers
+    a choice of two, whether it was just drawn ("3-5 left right both", "2-4 drawn"). One string:
+    #me's keys keep it from push to push."""
+    ends = tile["ends"]
+    mark = " drawn" if drawn else ""
+    if not ends:
+        return tile["tile"] + mark
+    both = " both" if two_ends and len(ends) == 2 else ""
+    return f"{tile['tile']} {' '.join(map(str, ends))}{both}{mark}"
+
+
+def hand_tile(tile: dict, two_ends: bool, drawn: bool) -> str:
+    """One tile of a hand (see hand_tile_html); the tile just drawn is marked (class `drawn`) until
+    the turn ends, as the prompt names it."""
+    text, face = escape(tile["tile"]), FACES[tile["low"], tile["high"]]
+    drawn_class = " drawn" if drawn else ""
+    if len(tile["ends"]) == 2 and two_ends:
+        return (f'<label class="tile-btn fits{drawn_class}" data-tile="{text}" id="h-{text}">'
+                f'<input type="radio" name="tile" value="{text}">'
+                f'<span class="visually-hidden">{escape(tile_name(tile))}</span>{face}</label>')
+    if tile["ends"]:
+        end = escape(tile["ends"][0] or "")
+        return (f'<button type="button" class="tile-btn fits{drawn_class}" data-tile="{text}" ws-send'
+                f' hx-vals=\'{{"tile": "{text}", "end": "{end}"}}\''
+                f' aria-label="{escape(tile_name(tile))}" id="h-{text}">{face}</button>')
+    return (f'<span class="tile-btn{drawn_class}" data-tile="{text}" id="h-{text}" role="img"'
+            f' aria-label="{text}">{face}</span>')
+
+
+def domino_of(text: str) -> Markup:
+    """The domino for a tile written "a-b"."""
+    a, b = text.split("-")
+    return domino(int(a), int(b))
+
+
+def tile_in_words(text: str) -> Markup:
+    """A tile's name ("6-4") as a sentence shows it: kept on one line (a phone broke "6-" from "4").
+
+    Wraps what it is given without reading it, so a framed template may call it on a slot."""
+    return Markup('<b class="tn">') + escape(text) + Markup("</b>")
+
+
+def init_rendering(app: Flask) -> None:
+    """Templates get the domino helpers and lose their indentation; the dominoes are rendered once."""
+    app.jinja_env.add_extension(Compact)  # before any template is compiled
+    app.jinja_env.globals.update(domino_of=domino_of, tile_in_words=tile_in_words)
+    render_dominoes(app)

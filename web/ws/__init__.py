@@ -1,0 +1,1 @@
+"""The websocket: the endpoint and its frame reader, the connections of each table (the hub), the pings."""
