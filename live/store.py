@@ -16,8 +16,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from game.errors import GameError
+
+if TYPE_CHECKING:  # the store reads a Change's rows only: it needs nothing else of live
+    from .change import Change
 
 SCHEMA = [
     # version 1
@@ -253,11 +257,15 @@ class Store:
 
     # -- writes ----------------------------------------------------------------
 
-    def commit(self, table_row: dict, *, seat_row: dict | None = None, round_data: dict | None = None,
-               events: tuple[int, int, list[dict]] | None = None, action: dict | None = None,
-               new: bool = False, finished: tuple[int, dict] | None = None,
-               reseat: dict | None = None) -> None:
-        """Write one accepted change: the table row, maybe a seat, a new round, new events, a log line.
+    def commit(self, change: Change) -> None:
+        """Write one accepted change (live/change.py) in one transaction: what Change.rows says."""
+        self.commit_rows(**change.rows())
+
+    def commit_rows(self, table_row: dict, *, seat_row: dict | None = None, round_data: dict | None = None,
+                    events: tuple[int, int, list[dict]] | None = None, action: dict | None = None,
+                    new: bool = False, finished: tuple[int, dict] | None = None,
+                    reseat: dict | None = None) -> None:
+        """Write one change given as rows: the table row, maybe a seat, a new round, new events, a log line.
 
         `table_row["changed_at"]` is the change's time (None: not a change, only the clock's).
         `new` inserts the table's row (its first change: the host's seat comes in the same

@@ -158,6 +158,13 @@ class Table:
         """When the running turn or pause ends as of `now` (S3, S4, T10), or None."""
         return self.clock.ends(self.turn, now)
 
+    def drop_asks_of(self, browser: str | None) -> None:
+        """A browser took a seat here: its request for one is done with."""
+        if browser is None:
+            return
+        for key in [key for key, ask in self.asks.items() if ask.browser == browser]:
+            del self.asks[key]
+
     def seat_of(self, secret: str | None) -> int | None:
         """The seat whose secret this is, or None."""
         if not secret:

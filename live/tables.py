@@ -14,16 +14,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from copy import copy
-from dataclasses import dataclass, field
 
 from game.errors import BadInput, GameError, NotYourTurn, StaleVersion
 from game.match import DEFAULT_TARGET, Match
 from game.record import export_match, load_match
-from game.rules import Event, Round
 from game.tiles import Tile
 from game.views import match_result
 
+from .change import Change
 from .store import Store, TableGone
 from .table import (
     Ask,
@@ -37,7 +35,7 @@ from .table import (
     hash_secret,
     plain_number,
 )
-from .turnclock import Timing, TurnClock
+from .turnclock import Timing
 
 log = logging.getLogger(__name__)
 
@@ -52,22 +50,6 @@ MOVES = ("play", "pass", "draw")
 ASKS_MAX = 8  # spectators waiting for a seat at one table (one each per browser): all are shown
 ASKS_PER_ADDRESS = 2  # of them, from one client address (a household; not one client's fresh cookie jars)
 HANDOVER_PHASES = ("pause",)  # a seat changes hands between rounds only
-
-
-@dataclass
-class Change:
-    """What one accepted action makes of a table, worked out before anything changes."""
-
-    detail: dict  # the action log's line: kind, seat, ..., at
-    clock: TurnClock  # the table's clock after it
-    match_no: int
-    events: list[Event] = field(default_factory=list)  # moves of the current round
-    newcomer: tuple[str, str, str | None] | None = None  # (name, secret hash, browser) taking a seat
-    match: Match | None = None  # a new match: the first, or the next with the same seats
-    new_round: Round | None = None  # a round dealt (stored whole)
-    new_table: bool = False  # the table's first write: its row is inserted with its host's seat
-    finished: tuple[int, dict] | None = None  # (number, record) of the match a new one follows
-    reseat: tuple[int, str, str, str | None] | None = None  # (seat, name, secret hash, browser): new owner
 
 
 class Tables:
@@ -290,13 +272,13 @@ class Tables:
         if name.casefold() in (p.casefold() for p in table.players):
             raise NameTaken(f"Someone at this table is already called {name}.", name=name)
         seat, secret, now = len(table.players), secrets.token_urlsafe(32), self.now()
-        change = Change({"kind": "join", "seat": seat, "name": name, "at": now}, copy(table.clock),
-                        table.match_no, newcomer=(name, hash_secret(secret), browser), new_table=new_table)
+        change = Change(table, {"kind": "join", "seat": seat, "name": name, "at": now},
+                        newcomer=(name, hash_secret(secret), browser), new_table=new_table)
         if seat + 1 == table.seats:  # the last seat: the match starts
             change.match = Match(table.variant, table.seats, table.target, [*table.players, name])
             change.new_round = change.match.deal_next(self.rng)
             change.clock.start_turn(change.new_round.turn, now)
-        self._commit(table, change)
+        self._commit(change)
         return seat, secret
 
     # -- seats changing hands --------------------------------------------------
@@ -317,9 +299,9 @@ class Tables:
             new_secret, now = secrets.token_urlsafe(32), self.now()
             # The old holder's secret, hashed: the browser that had the seat is told why it lost it.
             detail = {"kind": "reclaim", "seat": seat, "was_holder": table.secret_hashes[seat], "at": now}
-            change = Change(detail, copy(table.clock), table.match_no,
+            change = Change(table, detail,
                             reseat=(seat, table.players[seat], hash_secret(new_secret), browser))
-            self._commit(table, change)
+            self._commit(change)
             return seat, new_secret
 
     def ask(self, table: Table, name, browser: str | None = None, address: str | None = None) -> str:
@@ -391,11 +373,10 @@ class Tables:
                 raise NameTaken(f"Someone at this table is already called {ask.name}.", name=ask.name)
             detail = {"kind": "hand_over", "seat": seat, "by": by, "name": ask.name,
                       "was": table.players[seat], "was_holder": table.secret_hashes[seat], "at": self.now()}
-            change = Change(detail, copy(table.clock), table.match_no,
-                            reseat=(seat, ask.name, ask.secret_hash, ask.browser))
+            change = Change(table, detail, reseat=(seat, ask.name, ask.secret_hash, ask.browser))
             del table.asks[ask_id]  # before the commit publishes; put back if it fails
             try:
-                self._commit(table, change)
+                self._commit(change)
             except BaseException:
                 table.asks[ask_id] = ask
                 raise
@@ -452,13 +433,6 @@ class Tables:
             del table.asks[key]
         return len(lapsed)
 
-    def _drop_asks_of(self, table: Table, browser: str | None) -> None:
-        """A browser took a seat here: its request for one is done with."""
-        if browser is None:
-            return
-        for key in [key for key, ask in table.asks.items() if ask.browser == browser]:
-            del table.asks[key]
-
     # -- actions ---------------------------------------------------------------
 
     def act(self, table: Table, seat: int | None, kind: str, version, tile: str | None = None,
@@ -484,7 +458,7 @@ class Tables:
                                           end or None)
                 detail = {"kind": kind, "seat": seat, "tile": tile, "end": end, "at": now}
                 change = self._move(table, [event], detail)
-            self._commit(table, change)
+            self._commit(change)
 
     def expire(self, table_id: str, version: int | None = None) -> bool:
         """The clock's move (S3, T10) if the table is due; True if something was applied."""
@@ -504,12 +478,12 @@ class Tables:
                                                                             "at": now})
             else:
                 change = self._next_round(table, {"kind": "next_round", "seat": None, "at": now})
-            self._commit(table, change)
+            self._commit(change)
         return True
 
     def _move(self, table: Table, events: list, detail: dict) -> Change:
         """A checked move's change: its events, and the clock for what follows (S3, T10)."""
-        change = Change(detail, copy(table.clock), table.match_no, events=events)
+        change = Change(table, detail, events=events)
         phase, now = table.match.phase_after(events), detail["at"]
         if phase == "playing":
             turn = table.match.turn_after(events)
@@ -524,11 +498,12 @@ class Tables:
     def _next_round(self, table: Table, detail: dict) -> Change:
         """T10: the next round (host early, or the clock); after a match, a new one, same seats."""
         phase = table.phase
-        change = Change(detail, copy(table.clock), table.match_no)
+        change = Change(table, detail)
         if phase == "pause":
             change.new_round = table.match.deal_next(self.rng)
         elif phase == "over":
-            change.finished = (table.match_no, export_match(table.match))
+            change.finished = number, record = table.match_no, export_match(table.match)
+            change.finished_listed = listed(table, number, finished_facts(record))
             change.match_no += 1
             change.match = Match(table.variant, table.seats, table.target, table.players)
             change.new_round = change.match.deal_next(self.rng)
@@ -551,7 +526,7 @@ class Tables:
                 return False
             now = self.now()
             if table.clock.connect(seat, table.turn, now):  # back too late: the time lost stays lost (S4)
-                self.store.commit(table.row())  # a clock change, not a new state: same version
+                self.store.commit_rows(table.row())  # a clock change, not a new state: same version
             self._publish(table)
             self.schedule(table.id, table.due_at())
             return True
@@ -579,7 +554,7 @@ class Tables:
         the turn of a seat gone is cut (stored), and the pages are told."""
         told, moved = table.clock.notice(table.turn, now)
         if moved:
-            self.store.commit(table.row())  # a clock change, not a new state: same version
+            self.store.commit_rows(table.row())  # a clock change, not a new state: same version
         if told:
             self._publish(table)
 
@@ -592,64 +567,18 @@ class Tables:
         if not table.play_version <= version <= table.version:  # seats changing hands change no play
             raise StaleVersion("The table changed just before your move arrived: look again, then play.")
 
-    def _commit(self, table: Table, change: Change) -> None:
+    def _commit(self, change: Change) -> None:
         """Durable first, then applied and shown: write the change, apply it, publish, reschedule.
 
         Nothing in memory changes before the store has it: a failed write leaves the table as it was.
         """
-        version = table.version + 1
-        seat_row = round_data = events = None
-        if change.newcomer is not None:
-            name, secret_hash, browser = change.newcomer
-            seat_row = {"table_id": table.id, "seat": len(table.players), "name": name,
-                        "secret_hash": secret_hash, "joined_at": change.detail["at"], "browser_hash": browser}
-        if change.new_round is not None:
-            # Dealt: stored whole, once, with who it is dealt to (the seats' names may change later).
-            dealt_to = (change.match or table.match).players
-            round_data = {**change.new_round.to_dict(), "players": list(dealt_to)}
-        if change.events:
-            rnd = table.match.round
-            events = (rnd.number, len(rnd.events), [event.to_dict() for event in change.events])
-        reseat = None
-        if change.reseat is not None:
-            seat, name, secret_hash, browser = change.reseat
-            reseat = {"table_id": table.id, "seat": seat, "name": name, "secret_hash": secret_hash,
-                      "browser_hash": browser}
-        earlier = None  # the match just finished, as the score sheet lists it from now on (made before the
-        if change.finished is not None:  # store has the change: after, nothing may fail)
-            earlier = listed(table, change.finished[0], finished_facts(change.finished[1]))
-        # A move's events are its record (with its time): the action log holds everything else.
+        table = change.table
         try:
-            self.store.commit(table.row(version, change.match_no, change.clock, change.detail["at"]),
-                              seat_row=seat_row, round_data=round_data, events=events,
-                              action=None if change.events else change.detail, new=change.new_table,
-                              finished=change.finished, reseat=reseat)
+            self.store.commit(change)
         except TableGone:
             self.forget(table)
             raise
-        table.version, table.match_no, table.clock = version, change.match_no, change.clock
-        if change.reseat is None:
-            table.play_version = version
-        table.active_at = change.detail["at"]
-        if change.newcomer is not None:
-            table.players.append(change.newcomer[0])
-            table.secret_hashes.append(change.newcomer[1])
-            self._drop_asks_of(table, change.newcomer[2])
-        if change.reseat is not None:
-            seat, name, secret_hash, browser = change.reseat
-            table.players[seat], table.secret_hashes[seat] = name, secret_hash
-            table.seat_changed_at[seat] = version
-            self._drop_asks_of(table, browser)  # a browser that sat down (its link, a hand-over) asks no more
-            if table.match is not None:
-                table.match.players[seat] = name
-        if earlier is not None:
-            table.earlier.append(earlier)
-        if change.match is not None:
-            table.match = change.match
-        if change.new_round is not None:
-            table.match.add_round(change.new_round)
-        if change.events:
-            table.match.apply(change.events)
+        change.apply()
         self._publish(table)
         self.schedule(table.id, table.due_at())
 
