@@ -1,15 +1,26 @@
-"""A change to a live table: worked out before anything changes, then written (its rows) and applied."""
+"""A change to a live table, and the one way every change goes.
+
+Whoever makes it (a player, the host, the clock): take the table's lock, check the version, let the
+engine work the change out (a Change), commit it to the store, apply it, publish, and reschedule the
+clock.
+"""
 
 from __future__ import annotations
 
+import logging
 from copy import copy
 from dataclasses import dataclass, field
 
+from game.errors import BadInput, StaleVersion
 from game.match import Match
 from game.rules import Event, Round
 
-from .table import Table
+from .registry import Registry
+from .store import TableGone
+from .table import Table, plain_number
 from .turnclock import TurnClock
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -86,3 +97,41 @@ class Change:
             table.match.add_round(self.new_round)
         if self.events:
             table.match.apply(self.events)
+
+
+class Changes(Registry):
+    """The way every change goes, which each part of Tables takes (seating, play, presence)."""
+
+    def acts_as_host(self, table: Table, seat: int | None) -> bool:
+        """Whether `seat` may do what the host does with seats (hand one over, turn a request down): the
+        host, or who stands in for the host (T13)."""
+        return seat is not None and seat == table.acting_host(self.now())
+
+    def _check_version(self, table: Table, version) -> None:
+        version = plain_number(version, 18)
+        if version is None:
+            raise BadInput("The action has no valid version.", "bad_version")
+        if not table.play_version <= version <= table.version:  # seats changing hands change no play
+            raise StaleVersion("The table changed just before your move arrived: look again, then play.")
+
+    def _commit(self, change: Change) -> None:
+        """Durable first, then applied and shown: write the change, apply it, publish, reschedule.
+
+        Nothing in memory changes before the store has it: a failed write leaves the table as it was.
+        """
+        table = change.table
+        try:
+            self.store.commit(change)
+        except TableGone:
+            self.forget(table)
+            raise
+        change.apply()
+        self._publish(table)
+        self.schedule(table.id, table.due_at())
+
+    def _publish(self, table: Table) -> None:
+        """Tell every browser; a failure to show must never stop the table or its clock."""
+        try:
+            self.publish(table)
+        except Exception:
+            log.exception("publishing table %s failed", table.id)
