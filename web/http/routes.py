@@ -249,7 +249,7 @@ def load_table(table_id: str) -> Table:
         abort(404, says("no_table"))
     table = fichas().tables.get(table_id)
     if table is None:
-        if fichas().tables.store.was_purged(table_id):
+        if fichas().tables.was_purged(table_id):
             abort(410, says("removed"))
         abort(404, says("no_table"))
     return table
@@ -269,7 +269,7 @@ def lost_seat(table: Table) -> str | None:
     """Why this browser, which held a seat at `table`, holds none now (the host handed it to someone
     else, or its private link opened it in another browser), in words; None if it never held one."""
     holder = seat_holder()
-    lost = fichas().tables.store.lost_seat(table.id, holder) if holder else None
+    lost = fichas().tables.lost_seat(table, holder) if holder else None
     if lost is None:
         return None
     if lost["kind"] == "reclaim":
