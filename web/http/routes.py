@@ -166,7 +166,9 @@ def show_table(table_id: str):
     seat = my_seat(table)
     message = lost_seat(table) if seat is None else None
     new_seat = seat is not None and JUST_SEATED in request.cookies
-    with table.lock:
+    # Through Tables, as the socket and every change take it: a table that left memory since it was found
+    # (idle, or purged) is read as loaded again, or said to be gone, never from the copy left behind.
+    with fichas().tables.locked(table) as table:
         page = make_response(render_template("table.html", **render_context(table, seat, message),
                                              new_seat=new_seat))
     if message is not None:  # told once: the cookie opens nothing any more
@@ -282,7 +284,7 @@ def refusal(table: Table, error: GameError) -> Response:
     message = words(error)
     body = render_template("_flash.html", message=message)
     if isinstance(error, StaleVersion):
-        with table.lock:
+        with fichas().tables.locked(table) as table:  # the copy the change was refused by (show_table)
             body += render_partials(table, fichas().tables, my_seat(table), True, message, seat_holder())[0]
     return Response(body, STATUS.get(error.code, 409), mimetype="text/html")
 
