@@ -149,7 +149,7 @@ LOST_SEATS_READ = 64
 AUTOCHECKPOINT_PAGES = 20_000  # the backstop, should no checkpoint() run: about 80 MB of log
 WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)
 HOLD_SECONDS = 0.5  # ... the first of it in the worker's own thread: far longer than a checkpoint holds it
-# The running server stores its sight of the tables it holds this often (live/tables.py mark_seen), and
+# The running server stores its sight of the tables it holds this often (live/registry.py mark_seen), and
 # the purge keeps any table seen within SEEN_FRESH_SECONDS: a few of the server's beats, so that a late
 # one (a busy worker) never lets a table with a page open go.
 SEEN_EVERY_SECONDS = 60.0
@@ -484,7 +484,7 @@ class Store:
             rows = self._db.execute("SELECT detail FROM actions WHERE table_id=?"
                                     " AND kind IN ('hand_over', 'reclaim') ORDER BY id DESC LIMIT ?",
                                     (table_id, LOST_SEATS_READ)).fetchall()
-        # A few rows: read in Python, not with SQLite's JSON functions (optional in older builds).
+        # At most LOST_SEATS_READ rows, read in Python (the store needs SQLite's JSON functions anyway: seen).
         return next((detail for detail in map(json.loads, (r["detail"] for r in rows))
                      if detail.get("was_holder") == holder), None)
 

@@ -41,7 +41,7 @@ class NotHost(GameError):
 
 
 class SeatRefused(GameError):
-    """A seat may not change hands so: `code` says why, and templates/_seat_refusal.html words it."""
+    """A seat may not change hands so: `code` says why, and templates/_refusals.html words it."""
 
     def __init__(self, code: str, **facts):
         super().__init__(code, code, **facts)
