@@ -61,8 +61,8 @@ class Registry:
     def locked(self, table: Table) -> Iterator[Table]:
         """Hold `table`'s lock; if it left memory meanwhile, hold the copy loaded again instead.
 
-        Every change goes through here, so a request that got a table just before it was
-        evicted never changes an object nobody else sees any more.
+        Every change and every page's read goes through here, so a request that got a table just
+        before it was evicted never changes, or shows, an object nobody else sees any more.
         """
         table.lock.acquire()
         while table.evicted:
