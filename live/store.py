@@ -16,8 +16,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from game.errors import GameError
+
+if TYPE_CHECKING:  # the store reads a Change's rows only: it needs nothing else of live
+    from .change import Change
 
 SCHEMA = [
     # version 1
@@ -145,7 +149,7 @@ LOST_SEATS_READ = 64
 AUTOCHECKPOINT_PAGES = 20_000  # the backstop, should no checkpoint() run: about 80 MB of log
 WRITE_WAIT_SECONDS = 5.0  # a write waits this long at most for the write lock (SQLite's default)
 HOLD_SECONDS = 0.5  # ... the first of it in the worker's own thread: far longer than a checkpoint holds it
-# The running server stores its sight of the tables it holds this often (live/tables.py mark_seen), and
+# The running server stores its sight of the tables it holds this often (live/registry.py mark_seen), and
 # the purge keeps any table seen within SEEN_FRESH_SECONDS: a few of the server's beats, so that a late
 # one (a busy worker) never lets a table with a page open go.
 SEEN_EVERY_SECONDS = 60.0
@@ -253,11 +257,15 @@ class Store:
 
     # -- writes ----------------------------------------------------------------
 
-    def commit(self, table_row: dict, *, seat_row: dict | None = None, round_data: dict | None = None,
-               events: tuple[int, int, list[dict]] | None = None, action: dict | None = None,
-               new: bool = False, finished: tuple[int, dict] | None = None,
-               reseat: dict | None = None) -> None:
-        """Write one accepted change: the table row, maybe a seat, a new round, new events, a log line.
+    def commit(self, change: Change) -> None:
+        """Write one accepted change (live/change.py) in one transaction: what Change.rows says."""
+        self.commit_rows(**change.rows())
+
+    def commit_rows(self, table_row: dict, *, seat_row: dict | None = None, round_data: dict | None = None,
+                    events: tuple[int, int, list[dict]] | None = None, action: dict | None = None,
+                    new: bool = False, finished: tuple[int, dict] | None = None,
+                    reseat: dict | None = None) -> None:
+        """Write one change given as rows: the table row, maybe a seat, a new round, new events, a log line.
 
         `table_row["changed_at"]` is the change's time (None: not a change, only the clock's).
         `new` inserts the table's row (its first change: the host's seat comes in the same
@@ -476,7 +484,7 @@ class Store:
             rows = self._db.execute("SELECT detail FROM actions WHERE table_id=?"
                                     " AND kind IN ('hand_over', 'reclaim') ORDER BY id DESC LIMIT ?",
                                     (table_id, LOST_SEATS_READ)).fetchall()
-        # A few rows: read in Python, not with SQLite's JSON functions (optional in older builds).
+        # At most LOST_SEATS_READ rows, read in Python (the store needs SQLite's JSON functions anyway: seen).
         return next((detail for detail in map(json.loads, (r["detail"] for r in rows))
                      if detail.get("was_holder") == holder), None)
 

@@ -41,7 +41,7 @@ class NotHost(GameError):
 
 
 class SeatRefused(GameError):
-    """A seat may not change hands so: `code` says why, and templates/_seat_refusal.html words it."""
+    """A seat may not change hands so: `code` says why, and templates/_refusals.html words it."""
 
     def __init__(self, code: str, **facts):
         super().__init__(code, code, **facts)
@@ -157,6 +157,13 @@ class Table:
     def ends_at(self, now: float) -> float | None:
         """When the running turn or pause ends as of `now` (S3, S4, T10), or None."""
         return self.clock.ends(self.turn, now)
+
+    def drop_asks_of(self, browser: str | None) -> None:
+        """A browser took a seat here: its request for one is done with."""
+        if browser is None:
+            return
+        for key in [key for key, ask in self.asks.items() if ask.browser == browser]:
+            del self.asks[key]
 
     def seat_of(self, secret: str | None) -> int | None:
         """The seat whose secret this is, or None."""

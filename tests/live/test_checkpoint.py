@@ -40,7 +40,8 @@ def steady_writes(store, table: str, stop: threading.Event, done: list, errors: 
     try:
         while not stop.is_set():
             version += 1
-            store.commit(table_row(table, version), action={"kind": "test", "seat": 0, "at": time.time()})
+            store.commit_rows(table_row(table, version),
+                              action={"kind": "test", "seat": 0, "at": time.time()})
             done.append(version)
             time.sleep(0.001)
     except Exception as error:  # the test reads it: a write must never fail for a checkpoint
@@ -87,7 +88,7 @@ def test_a_write_waits_for_the_write_lock_a_while_and_then_gives_up(app, monkeyp
     other.execute("BEGIN IMMEDIATE")  # as a checkpoint holds it, for a moment
     start = time.monotonic()  # before the timer starts: its 0.2 s is counted from a later moment
     threading.Timer(0.2, other.execute, ("COMMIT",)).start()
-    store.commit(row)
+    store.commit_rows(row)
     # It waited for the lock (well past SQLite's default of failing at once), not a timer's exact tick.
     assert time.monotonic() - start >= 0.15
     assert store.load_table(row["id"])["version"] == 99
@@ -96,7 +97,7 @@ def test_a_write_waits_for_the_write_lock_a_while_and_then_gives_up(app, monkeyp
     other.execute("BEGIN IMMEDIATE")  # held for good
     try:
         with pytest.raises(sqlite3.OperationalError, match="locked"):
-            store.commit({**row, "version": 100})
+            store.commit_rows({**row, "version": 100})
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -116,7 +117,7 @@ store_module.HOLD_SECONDS = 0.05  # the worker's thread waits this long before i
 store = Store({path!r})
 row = dict(id="t", variant="block", seats=2, target=100, created_at=0.0, version=1, match_no=1,
            turn_started=None, deadline=None, changed_at=0.0)
-store.commit(row, new=True)
+store.commit_rows(row, new=True)
 # Another process holds the write lock for 1 s (longer than a checkpoint would: a backup, say).
 holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, time; db = sqlite3.connect({path!r},"
                            " isolation_level=None); db.execute('BEGIN IMMEDIATE'); print('held', flush=True);"
@@ -129,7 +130,7 @@ def other():  # another table's work: it must go on while the write waits
         time.sleep(0.01)
 threading.Thread(target=other).start()
 start = time.monotonic()
-store.commit(dict(row, version=2))
+store.commit_rows(dict(row, version=2))
 written.set()
 holder.wait()
 print(round(time.monotonic() - start, 2), len(ticks))
@@ -170,7 +171,7 @@ def test_a_long_reader_of_the_file_does_not_hold_writes_back(app, monkeypatch):
     backup = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
     backup.execute("BEGIN")
     backup.execute("SELECT count(*) FROM actions").fetchone()  # it reads from here on, as `.backup` does
-    store.commit(row)  # something in the log that the reader does not see
+    store.commit_rows(row)  # something in the log that the reader does not see
     done_reading = threading.Timer(1.5, backup.execute, ("COMMIT",))
     done_reading.start()
     results = []
@@ -179,7 +180,7 @@ def test_a_long_reader_of_the_file_does_not_hold_writes_back(app, monkeypatch):
     slowest = 0.0
     for version in range(101, 131):
         start = time.monotonic()
-        store.commit({**row, "version": version})
+        store.commit_rows({**row, "version": version})
         slowest = max(slowest, time.monotonic() - start)
         time.sleep(0.01)
     checkpoint.join()

@@ -89,12 +89,13 @@ def test_a_finished_table_whose_last_move_is_recent_is_kept(tmp_path):
     now = time.time()
     long_ago = now - 40 * DAY
     row = old_table_row(long_ago, long_ago)
-    store.commit(row, new=True, round_data={"number": 1, "events": []},
+    store.commit_rows(row, new=True, round_data={"number": 1, "events": []},
                  action={"kind": "join", "at": long_ago})
-    store.commit(row | {"version": 2, "changed_at": now - 3600},
+    store.commit_rows(row | {"version": 2, "changed_at": now - 3600},
                  events=(1, 0, [{"seat": 0, "action": "pass", "ends": [], "auto": False}]))
     assert store.purge(now - 30 * DAY, now - DAY, dry_run=True) == {"finished": 0, "never_started": 0}
-    store.commit(row | {"version": 3, "changed_at": None})  # the clock's change alone: not a change of state
+    # The clock's change alone: not a change of state.
+    store.commit_rows(row | {"version": 3, "changed_at": None})
     assert store.purge(now - 30 * DAY, now - DAY, dry_run=True) == {"finished": 0, "never_started": 0}
     assert store.purge(now, now) == {"finished": 1, "never_started": 0}  # past the move: purged
     store.close()
@@ -107,8 +108,9 @@ def test_a_change_only_an_older_fichas_logged_still_counts(tmp_path):
     now = time.time()
     long_ago = now - 40 * DAY
     row = old_table_row(long_ago, None)
-    store.commit(row, new=True, action={"kind": "join", "at": long_ago})
-    store.commit(row | {"version": 2}, action={"kind": "join", "at": now - 60})  # as the older one writes it
+    store.commit_rows(row, new=True, action={"kind": "join", "at": long_ago})
+    # As the older one writes it:
+    store.commit_rows(row | {"version": 2}, action={"kind": "join", "at": now - 60})
     assert store.purge(now - 30 * DAY, now - DAY, dry_run=True) == {"finished": 0, "never_started": 0}
     assert store.purge(now, now) == {"finished": 0, "never_started": 1}  # past it: purged
     store.close()

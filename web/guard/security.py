@@ -55,8 +55,8 @@ def secret_key() -> bytes:
         if configured:
             key = configured.encode() if isinstance(configured, str) else bytes(configured)
         else:
-            store = app.extensions["fichas"].tables.store
-            key = store.setting(SECRET_SETTING, lambda: secrets.token_hex(32)).encode()
+            tables = app.extensions["fichas"].tables
+            key = tables.setting(SECRET_SETTING, lambda: secrets.token_hex(32)).encode()
         app.extensions["fichas_secret"] = key
     return key
 

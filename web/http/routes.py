@@ -166,7 +166,9 @@ def show_table(table_id: str):
     seat = my_seat(table)
     message = lost_seat(table) if seat is None else None
     new_seat = seat is not None and JUST_SEATED in request.cookies
-    with table.lock:
+    # Through Tables, as the socket and every change take it: a table that left memory since it was found
+    # (idle, or purged) is read as loaded again, or said to be gone, never from the copy left behind.
+    with fichas().tables.locked(table) as table:
         page = make_response(render_template("table.html", **render_context(table, seat, message),
                                              new_seat=new_seat))
     if message is not None:  # told once: the cookie opens nothing any more
@@ -249,7 +251,7 @@ def load_table(table_id: str) -> Table:
         abort(404, says("no_table"))
     table = fichas().tables.get(table_id)
     if table is None:
-        if fichas().tables.store.was_purged(table_id):
+        if fichas().tables.was_purged(table_id):
             abort(410, says("removed"))
         abort(404, says("no_table"))
     return table
@@ -269,7 +271,7 @@ def lost_seat(table: Table) -> str | None:
     """Why this browser, which held a seat at `table`, holds none now (the host handed it to someone
     else, or its private link opened it in another browser), in words; None if it never held one."""
     holder = seat_holder()
-    lost = fichas().tables.store.lost_seat(table.id, holder) if holder else None
+    lost = fichas().tables.lost_seat(table, holder) if holder else None
     if lost is None:
         return None
     if lost["kind"] == "reclaim":
@@ -282,7 +284,7 @@ def refusal(table: Table, error: GameError) -> Response:
     message = words(error)
     body = render_template("_flash.html", message=message)
     if isinstance(error, StaleVersion):
-        with table.lock:
+        with fichas().tables.locked(table) as table:  # the copy the change was refused by (show_table)
             body += render_partials(table, fichas().tables, my_seat(table), True, message, seat_holder())[0]
     return Response(body, STATUS.get(error.code, 409), mimetype="text/html")
 
