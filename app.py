@@ -104,7 +104,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     init_i18n(app)  # before any template is compiled: they use gettext
     init_rendering(app)
     init_assets(app)
-    for blueprint in (routes.bp, seats.bp, languages.bp, endpoint.bp):  # pages, seats, language, socket
+    # The language first: its hook runs before the guard's, so a refusal is said in the viewer's language.
+    for blueprint in (languages.bp, routes.bp, seats.bp, endpoint.bp):  # language, pages, seats, socket
         app.register_blueprint(blueprint)
     sock.init_app(app)
     init_limits(app)
