@@ -14,6 +14,11 @@ from .tiles import Tile, rank
 DOUBLE_SIX = Tile(6, 6)
 
 
+def N_(words: str) -> str:
+    """Marks a variant's words for the catalogs (pybabel extracts N_); the web layer translates them."""
+    return words
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """How a round ended: by domino or blocked, which side won and how many points."""
@@ -34,8 +39,8 @@ class Variant:
     """The hooks every variant answers; subclasses fill in what differs."""
 
     name: str
-    title: str
-    description: str  # one line for the create form, after the title
+    title: str  # its name for players, and `description` its line on the create form: both in N_()
+    description: str
     seat_choices: tuple[int, ...]
     default_seats: int
     draws: bool = False  # D3: a seat that cannot place draws from the boneyard first
@@ -95,7 +100,7 @@ class Variant:
 class Partnership(Variant):
     """Four players, two teams of partners sitting opposite (P1-P9)."""
 
-    name, title, description = "partnership", "Partnership", "4 players in two teams"
+    name, title, description = "partnership", N_("Partnership"), N_("4 players in two teams")
     seat_choices, default_seats, teams = (4,), 4, True
 
     def hand_size(self, seats: int) -> int:
@@ -190,13 +195,13 @@ class Individual(Variant):
 class Block(Individual):
     """Block: a player who cannot place passes."""
 
-    name, title, description = "block", "Block", "2 to 4, each for themselves"
+    name, title, description = "block", N_("Block"), N_("2 to 4, each for themselves")
 
 
 class Draw(Individual):
     """Draw: a player who cannot place draws from the boneyard first (D3)."""
 
-    name, title, description, draws = "draw", "Draw", "2 to 4, draw when you cannot play", True
+    name, title, description, draws = "draw", N_("Draw"), N_("2 to 4, draw when you cannot play"), True
 
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (Partnership(), Block(), Draw())}

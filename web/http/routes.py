@@ -45,7 +45,7 @@ from web.guard.security import (
 from web.parts import fichas
 from web.push.own_part import Mine
 from web.push.publish import asked_as, flash_answer, name_field, render_partials, render_table, table_context
-from web.templating.languages import current_language
+from web.templating.languages import current_language, in_words
 from web.templating.refusals import refusal, says
 
 bp = Blueprint("fichas", __name__)
@@ -314,10 +314,3 @@ def read_create_form() -> tuple[dict, dict]:
     except BadInput as error:
         errors["name"] = refusal(error)[0]
     return form, errors
-
-
-def in_words(choices: list[str]) -> str:
-    """"A, B or C", in the viewer's language."""
-    if len(choices) == 1:
-        return choices[0]
-    return _("%(some)s or %(last)s", some=", ".join(choices[:-1]), last=choices[-1])
