@@ -76,10 +76,6 @@ class Variant:
         """A side's name from its players' names: "Ana", or "Ana & Carl" for a team."""
         return " & ".join(name for seat, name in enumerate(players) if self.side_of(seat) == side)
 
-    def side_label(self, side: int) -> str | None:
-        """A team's badge ("Team A"); None where a side is a single seat."""
-        return f"Team {chr(ord('A') + side)}" if self.teams else None
-
     # -- scoring ---------------------------------------------------------------
 
     def score(self, reason: str, domino_seat: int | None, totals: tuple[int, ...],
@@ -90,10 +86,6 @@ class Variant:
         are the points left in each seat's hand; `placers` the seats that placed a tile this
         round, the most recent first.
         """
-        raise NotImplementedError
-
-    def blocked_text(self, result: RoundResult, side_names: list[str]) -> str:
-        """A sentence that explains a blocked round's result, for the table."""
         raise NotImplementedError
 
 
@@ -131,15 +123,6 @@ class Partnership(Variant):
         else:
             team, tie_break = self.side_of(placers[0]), "last_placer"
         return RoundResult(reason, team, team_totals[1 - team], totals, tie_break)
-
-    def blocked_text(self, result, side_names):
-        team_totals = self._team_totals(result.hand_totals)
-        winner = side_names[result.winner]
-        text = (f"Blocked: nobody could place. Hands add up to {team_totals[0]} ({side_names[0]}) "
-                f"and {team_totals[1]} ({side_names[1]}). ")
-        if result.tie_break:
-            return text + f"A tie, so the team that placed the last tile, {winner}, scores {result.points}."
-        return text + f"{winner} have fewer and score {result.points}."
 
     def _team_totals(self, totals) -> list[int]:
         team_totals = [0, 0]
@@ -181,15 +164,6 @@ class Individual(Variant):
             else:
                 winner, tie_break = min(tied, key=lambda s: (s - opener) % len(totals)), "turn_order"
         return RoundResult(reason, winner, sum(totals) - 2 * lowest, totals, tie_break)
-
-    def blocked_text(self, result, side_names):
-        text = f"Blocked: nobody could place. {side_names[result.winner]} has the lowest hand "
-        text += f"({result.hand_totals[result.winner]})"
-        if result.tie_break == "last_placer":
-            text += ", tied, and placed a tile most recently"
-        elif result.tie_break == "turn_order":
-            text += ", tied, and comes first in turn order"
-        return text + f", and scores {result.points}."
 
 
 class Block(Individual):
