@@ -285,9 +285,15 @@ def refused(table: Table, error: GameError) -> Response:
 
 def choices() -> dict:
     """The host's options for the create form (rules T11, S1)."""
-    # The turn as this server is set (45 s by default), said on the form in whole seconds.
-    return {"variants": variant_menu(), "targets": TARGETS, "name_field_max": NAME_FIELD_MAX,
+    return {"variants": variant_menu(), "seat_counts": seat_counts(), "targets": TARGETS,
+            "name_field_max": NAME_FIELD_MAX,
+            # The turn as this server is set (45 s by default), said on the form in whole seconds.
             "turn_seconds": whole_seconds(current_app.config["TURN_SECONDS"])}
+
+
+def seat_counts() -> list[int]:
+    """Every number of players some game is played by (the variants say: game/variants.py)."""
+    return sorted({n for v in VARIANTS.values() for n in v.seat_choices})
 
 
 def read_create_form() -> tuple[dict, dict]:
@@ -296,11 +302,11 @@ def read_create_form() -> tuple[dict, dict]:
     form.pop("csrf_token", None)
     if form.get("variant") not in VARIANTS:
         errors["variant"] = says("unknown_variant")
-    seat_counts = sorted({n for v in VARIANTS.values() for n in v.seat_choices})
-    for field, allowed in (("seats", seat_counts), ("target", TARGETS)):
+    counts = seat_counts()
+    for field, allowed in (("seats", counts), ("target", TARGETS)):
         form[field] = plain_number(form.get(field, ""), 3)
         if form[field] not in allowed:
-            errors[field] = (_("Choose %(choices)s seats.", choices=in_words([str(n) for n in seat_counts]))
+            errors[field] = (_("Choose %(choices)s seats.", choices=in_words([str(n) for n in counts]))
                              if field == "seats" else says("target"))
     if form.get("variant") in VARIANTS and form.get("seats") is not None and "seats" not in errors:
         try:  # the variant says how many play it
