@@ -1,6 +1,6 @@
 """Seats changing hands: a player's private link back to their seat, and the host handing a
 disconnected seat to a spectator who asked for it (or turning the request down). The rules are in
-live/seating.py; here the pages, the cookie and the refusals' words (templates/_refusals.html).
+live/seating.py; here the pages and the cookie (the refusals: web/templating/refusals.py).
 
 The private link is /t/<id>/seat#<secret>: the secret travels in the fragment, which browsers
 never send, and comes back in a POST body, so no access log or Referer holds it.
