@@ -2,9 +2,11 @@
 
 
 class GameError(Exception):
-    """An action the rules refuse: `why` (a code) and `facts` say what; its English str() is for logs.
+    """An action the rules refuse: `why` (a refusal code) and `facts` say what; its English str() is for logs.
 
-    Players read the words the web layer picks for `why` in their language (templates/_refusals.html).
+    `code` is the refusal code of the error's kind (its class), and its `why` when none more precise is
+    given. Players read the words the web layer picks for `why` in their language, and the web picks a
+    status by `why`, else by `code` (web/templating/refusals.py, templates/_refusals.html).
     """
 
     code = "refused"

@@ -14,6 +14,11 @@ from .tiles import Tile, rank
 DOUBLE_SIX = Tile(6, 6)
 
 
+def N_(words: str) -> str:
+    """Marks a variant's words for the catalogs (pybabel extracts N_); the web layer translates them."""
+    return words
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """How a round ended: by domino or blocked, which side won and how many points."""
@@ -34,8 +39,8 @@ class Variant:
     """The hooks every variant answers; subclasses fill in what differs."""
 
     name: str
-    title: str
-    description: str  # one line for the create form, after the title
+    title: str  # its name for players, and `description` its line on the create form: both in N_()
+    description: str
     seat_choices: tuple[int, ...]
     default_seats: int
     draws: bool = False  # D3: a seat that cannot place draws from the boneyard first
@@ -71,10 +76,6 @@ class Variant:
         """A side's name from its players' names: "Ana", or "Ana & Carl" for a team."""
         return " & ".join(name for seat, name in enumerate(players) if self.side_of(seat) == side)
 
-    def side_label(self, side: int) -> str | None:
-        """A team's badge ("Team A"); None where a side is a single seat."""
-        return f"Team {chr(ord('A') + side)}" if self.teams else None
-
     # -- scoring ---------------------------------------------------------------
 
     def score(self, reason: str, domino_seat: int | None, totals: tuple[int, ...],
@@ -87,15 +88,11 @@ class Variant:
         """
         raise NotImplementedError
 
-    def blocked_text(self, result: RoundResult, side_names: list[str]) -> str:
-        """A sentence that explains a blocked round's result, for the table."""
-        raise NotImplementedError
-
 
 class Partnership(Variant):
     """Four players, two teams of partners sitting opposite (P1-P9)."""
 
-    name, title, description = "partnership", "Partnership", "4 players in two teams"
+    name, title, description = "partnership", N_("Partnership"), N_("4 players in two teams")
     seat_choices, default_seats, teams = (4,), 4, True
 
     def hand_size(self, seats: int) -> int:
@@ -126,15 +123,6 @@ class Partnership(Variant):
         else:
             team, tie_break = self.side_of(placers[0]), "last_placer"
         return RoundResult(reason, team, team_totals[1 - team], totals, tie_break)
-
-    def blocked_text(self, result, side_names):
-        team_totals = self._team_totals(result.hand_totals)
-        winner = side_names[result.winner]
-        text = (f"Blocked: nobody could place. Hands add up to {team_totals[0]} ({side_names[0]}) "
-                f"and {team_totals[1]} ({side_names[1]}). ")
-        if result.tie_break:
-            return text + f"A tie, so the team that placed the last tile, {winner}, scores {result.points}."
-        return text + f"{winner} have fewer and score {result.points}."
 
     def _team_totals(self, totals) -> list[int]:
         team_totals = [0, 0]
@@ -177,26 +165,17 @@ class Individual(Variant):
                 winner, tie_break = min(tied, key=lambda s: (s - opener) % len(totals)), "turn_order"
         return RoundResult(reason, winner, sum(totals) - 2 * lowest, totals, tie_break)
 
-    def blocked_text(self, result, side_names):
-        text = f"Blocked: nobody could place. {side_names[result.winner]} has the lowest hand "
-        text += f"({result.hand_totals[result.winner]})"
-        if result.tie_break == "last_placer":
-            text += ", tied, and placed a tile most recently"
-        elif result.tie_break == "turn_order":
-            text += ", tied, and comes first in turn order"
-        return text + f", and scores {result.points}."
-
 
 class Block(Individual):
     """Block: a player who cannot place passes."""
 
-    name, title, description = "block", "Block", "2 to 4, each for themselves"
+    name, title, description = "block", N_("Block"), N_("2 to 4, each for themselves")
 
 
 class Draw(Individual):
     """Draw: a player who cannot place draws from the boneyard first (D3)."""
 
-    name, title, description, draws = "draw", "Draw", "2 to 4, draw when you cannot play", True
+    name, title, description, draws = "draw", N_("Draw"), N_("2 to 4, draw when you cannot play"), True
 
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (Partnership(), Block(), Draw())}

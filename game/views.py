@@ -43,19 +43,17 @@ def variant_facts(variant: Variant, seats: int) -> dict:
 
     draws: a seat that cannot place draws (the boneyard's size is worth showing);
     doubles_across: doubles are drawn across the line; teams: a side is a team (its name takes
-    a plural verb); seat_sides and seat_labels: each seat's side and badge ("Team A" or None).
+    a plural verb, its seats a badge); seat_sides: each seat's side. Its name and line in words: the
+    variant's own (game/variants.py), which the web layer translates.
     """
-    sides = [variant.side_of(seat) for seat in range(seats)]
-    return {"name": variant.name, "title": variant.title, "description": variant.description,
-            "seats": seats, "draws": variant.draws, "doubles_across": variant.doubles_across,
-            "teams": variant.teams, "seat_sides": sides,
-            "seat_labels": [variant.side_label(side) for side in sides]}
+    return {"name": variant.name, "seats": seats, "draws": variant.draws,
+            "doubles_across": variant.doubles_across, "teams": variant.teams,
+            "seat_sides": [variant.side_of(seat) for seat in range(seats)]}
 
 
 def variant_menu() -> list[dict]:
-    """The create form's choices: name, title, description, seat choices, default seats, default."""
-    return [{"name": v.name, "title": v.title, "description": v.description,
-             "seat_choices": list(v.seat_choices), "default_seats": v.default_seats,
+    """The create form's choices: name, seat choices, default seats, default (its words: the variant's)."""
+    return [{"name": v.name, "seat_choices": list(v.seat_choices), "default_seats": v.default_seats,
              "default": v.name == DEFAULT_VARIANT} for v in VARIANTS.values()]
 
 
@@ -65,9 +63,8 @@ def seat_view(match: Match, seat: int | None) -> dict:
     revealed = rnd is not None and rnd.over
     players = [_player(match, rnd, s, revealed or s == seat) for s in range(match.seats)]
     return {
-        "variant": variant_facts(match.variant, match.seats), "title": match.variant.title,
-        "seats": match.seats, "target": match.target, "you": seat,
-        "players": players, "sides": _sides(match), "round": _round(match, rnd, seat),
+        "variant": variant_facts(match.variant, match.seats), "seats": match.seats, "target": match.target,
+        "you": seat, "players": players, "sides": _sides(match), "round": _round(match, rnd, seat),
         "hand": _hand(rnd, seat) if rnd is not None and seat is not None else [],
         "can": _can(match, rnd, seat), "match_over": match.over, "winner": match.winner,
         "winner_name": _side_name(match, match.winner) if match.over else None,
@@ -266,22 +263,14 @@ def match_result(variant: Variant, scores: list[int], winner: int, players: tupl
 
 
 def _result(match: Match, rnd: Round) -> dict:
-    """The round's result with a sentence that explains it."""
+    """The round's result as facts: pages word it from them (templates/_result.html)."""
     result, players = rnd.result, tuple(match.players_of(rnd))
     sides = range(match.variant.side_count(match.seats))
     side_names = [_named(match.variant, side, players) for side in sides]
-    winner = side_names[result.winner]
-    if result.reason == "domino":
-        verb = "score" if match.variant.teams else "scores"  # a team's name is plural: "Ana & Carl"
-        placer = shown_name(players[rnd.last_placer])
-        text = f"{placer} placed their last tile: {winner} {verb} {result.points}."
-    else:
-        text = match.variant.blocked_text(result, side_names)
     side_totals = [0] * len(side_names)  # each side's points left in hand (a team's two hands summed)
     for seat, points in enumerate(result.hand_totals):
         side_totals[match.side_of(seat)] += points
-    # `text` is English for logs and tools; pages word the result from the facts (templates/_result.html).
-    return {"reason": result.reason, "winner": result.winner, "winner_name": winner,
+    return {"reason": result.reason, "winner": result.winner, "winner_name": side_names[result.winner],
             "placer": rnd.last_placer, "side_names": side_names, "side_totals": side_totals,
             "points": result.points, "hand_totals": list(result.hand_totals),
-            "tie_break": result.tie_break, "text": text}
+            "tie_break": result.tie_break}

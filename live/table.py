@@ -41,11 +41,12 @@ class NotHost(GameError):
 
 
 class SeatRefused(GameError):
-    """A seat may not change hands so: `code` says why, and templates/_refusals.html words it."""
+    """A seat may not change hands so: `why` says why, and templates/_refusals.html words it."""
 
-    def __init__(self, code: str, **facts):
-        super().__init__(code, code, **facts)
-        self.code = code
+    code = "seat_refused"
+
+    def __init__(self, why: str, **facts):
+        super().__init__(why, why, **facts)
 
 
 # A request for a seat lasts while a page of its browser is open, and this long after its last one went

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from game.chain import BOTTOM, TOP, WIDTH, Growing, Spot, chain, layout, open_spots
+from game.chain import BOTTOM, TOP, WIDTH, Growing, Spot, chain
 from game.rules import Round
 from game.simulate import random_move
 from game.variants import VARIANTS, get_variant
@@ -16,6 +16,11 @@ from game.variants import VARIANTS, get_variant
 # the browser suite measures the same on the real page (tests/e2e/test_table_layout.py).
 FELT_PX = {"phone 360": 300, "desktop 1280": 480}
 MIN_TILE_PX = {"phone 360": 28, "desktop 1280": 44}  # issue 10: a tile's long side at least
+
+
+def layout(line: list, left: int, across: bool) -> list[Spot]:
+    """The spot of every tile of `line`, in that order (chain's first half)."""
+    return chain(line, left, across)[0]
 
 
 def line_sides(rnd: Round) -> tuple[list, int]:
@@ -122,11 +127,11 @@ def test_the_chain_turns_down_on_the_right_and_up_on_the_left_reading_in_line_or
 
 def test_open_spots_are_where_the_next_tile_goes_on_each_side():
     line = [(3, 4), (4, 6), (6, 1)]
-    left_spot, right_spot = open_spots(line, 1, False)
+    left_spot, right_spot = chain(line, 1, False)[1]
     longer = layout([(2, 3), *line, (1, 5)], 2, False)
     assert (left_spot.x, left_spot.y) == (longer[0].x, longer[0].y)
     assert (right_spot.x, right_spot.y) == (longer[-1].x, longer[-1].y)
-    assert open_spots([], 0, True) is None and layout([], 0, True) == []
+    assert chain([], 0, True) == ([], None)
 
 
 def test_a_line_laid_as_it_grows_lies_where_a_fresh_layout_puts_it():
@@ -140,7 +145,8 @@ def test_a_line_laid_as_it_grows_lies_where_a_fresh_layout_puts_it():
                 continue  # this state is never shown: the next one adds two tiles or more
             before, after = growing.grow(tuple(map(tuple, line)), left)
             spots = [*before, *spots, *after]
-            assert (spots, growing.ends()) == chain(line, left, across), (variant, seed)
+            ends = (growing.left_end(), growing.right_end())
+            assert (spots, ends) == chain(line, left, across), (variant, seed)
         if len(line) > 1:  # a line that is not this one grown (a new round's) is refused
             assert growing.grow(tuple(map(tuple, line[1:])), left) is None
-            assert Growing(across).grow((), 0) == ([], []) and Growing(across).ends() is None
+            assert Growing(across).grow((), 0) == ([], [])

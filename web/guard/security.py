@@ -24,8 +24,8 @@ from wsproto.events import Request as WsRequest
 from wsproto.handshake import H11Handshake
 from wsproto.utilities import RemoteProtocolError
 
-from game.views import shown_name
 from live.table import Table, hash_secret
+from web.templating.refusals import says
 
 SEAT_COOKIE = "fichas_seat"
 CSRF_COOKIE = "fichas_csrf"
@@ -168,14 +168,6 @@ def urls_available() -> bool:
     """Whether URLs can be built for this request (not when its Host could not be bound, e.g. a
     label longer than 63 characters)."""
     return request_ctx.url_adapter is not None
-
-
-def says(code: str, **facts) -> str:
-    """The sentence for a refusal's code, in the viewer's language (templates/_refusals.html: words
-    stay in templates)."""
-    if "name" in facts:  # a player's name inside the sentence (game/views.py shown_name)
-        facts["name"] = shown_name(facts["name"])
-    return render_template("_refusals.html", code=code, facts=facts).strip()
 
 
 def host_allowed() -> bool:

@@ -8,6 +8,7 @@ from flask_limiter.util import get_remote_address
 
 from web.guard.limits import ClientTurns, SocketGate
 from web.push.publish import flash_answer
+from web.templating.refusals import says
 
 LIMITED = {"fichas.create_table": "TABLES_PER_MINUTE", "fichas.join": "JOINS_PER_MINUTE",
            # A seat taken back, asked for or handed over: a person makes a few. Each pushes to every page
@@ -36,7 +37,7 @@ def init_limits(app: Flask) -> Limiter:
     @app.errorhandler(429)
     def too_many(error):
         code = MESSAGES.get(request.endpoint, "too_many_requests")
-        message = render_template("_refusals.html", code=code, facts={}).strip()
+        message = says(code)
         if request.headers.get("HX-Request"):
             return flash_answer(message, 429)
         return render_template("error.html", code=429, message=message), 429

@@ -37,7 +37,6 @@ from web.guard.security import (
     my_seat,
     protect,
     same_origin,
-    says,
     seat_cookie,
     seat_holder,
     share_url,
@@ -46,10 +45,10 @@ from web.guard.security import (
 from web.parts import fichas
 from web.push.own_part import Mine
 from web.push.publish import asked_as, flash_answer, name_field, render_partials, render_table, table_context
-from web.templating.languages import current_language
+from web.templating.languages import current_language, in_words
+from web.templating.refusals import refusal, says
 
 bp = Blueprint("fichas", __name__)
-STATUS = {"bad_input": 400, "not_host": 403, "full": 409, "name_taken": 409, "seated": 409, "removed": 410}
 TABLE_ID_MAX = 64
 
 
@@ -146,7 +145,7 @@ def create_table():
             table, secret = fichas().tables.create(form["name"], form["variant"], form["seats"],
                                                    form["target"], browser=browser_id())
         except BadInput as error:
-            errors["name"] = words(error)
+            errors["name"] = refusal(error)[0]
         else:
             to_table = redirect(url_for(".show_table", table_id=table.id), 303)
             return just_seated(seat_cookie(to_table, table, secret), table)
@@ -207,7 +206,7 @@ def join(table_id: str):
     try:
         _, secret = fichas().tables.join(table, request.form.get("name", ""), browser=browser_id())
     except GameError as error:
-        return flash_answer(words(error), STATUS.get(error.code, 409), name_field(error, "join-name"))
+        return flash_answer(*refusal(error), name_field(error, "join-name"))
     return just_seated(seat_cookie(response, table, secret), table)
 
 
@@ -222,7 +221,7 @@ def act(table_id: str, action: str):
         fichas().tables.act(table, seat, action.replace("-", "_"), request.form.get("version"),
                             tile=request.form.get("tile"), end=request.form.get("end"))
     except GameError as error:
-        return refusal(table, error)
+        return refused(table, error)
     return "", 204
 
 
@@ -238,11 +237,6 @@ def record(table_id: str):
     if data is None:
         abort(404, says("no_match", number=match_no))
     return jsonify(data)
-
-
-def words(error: GameError) -> str:
-    """What a player reads for a refusal, in their language (the engine gives a code and facts)."""
-    return says(error.why, **error.facts)
 
 
 def load_table(table_id: str) -> Table:
@@ -279,21 +273,27 @@ def lost_seat(table: Table) -> str | None:
     return says("handed_over", name=shown_name(lost["name"]))
 
 
-def refusal(table: Table, error: GameError) -> Response:
-    """A readable refusal; a stale action also gets a fresh render of the table."""
-    message = words(error)
+def refused(table: Table, error: GameError) -> Response:
+    """A move's refusal, readable; a stale move also gets a fresh render of the table."""
+    message, status = refusal(error)
     body = render_template("_flash.html", message=message)
     if isinstance(error, StaleVersion):
         with fichas().tables.locked(table) as table:  # the copy the change was refused by (show_table)
             body += render_partials(table, fichas().tables, my_seat(table), True, message, seat_holder())[0]
-    return Response(body, STATUS.get(error.code, 409), mimetype="text/html")
+    return Response(body, status, mimetype="text/html")
 
 
 def choices() -> dict:
     """The host's options for the create form (rules T11, S1)."""
-    # The turn as this server is set (45 s by default), said on the form in whole seconds.
-    return {"variants": variant_menu(), "targets": TARGETS, "name_field_max": NAME_FIELD_MAX,
+    return {"variants": variant_menu(), "seat_counts": seat_counts(), "targets": TARGETS,
+            "name_field_max": NAME_FIELD_MAX,
+            # The turn as this server is set (45 s by default), said on the form in whole seconds.
             "turn_seconds": whole_seconds(current_app.config["TURN_SECONDS"])}
+
+
+def seat_counts() -> list[int]:
+    """Every number of players some game is played by (the variants say: game/variants.py)."""
+    return sorted({n for v in VARIANTS.values() for n in v.seat_choices})
 
 
 def read_create_form() -> tuple[dict, dict]:
@@ -302,28 +302,21 @@ def read_create_form() -> tuple[dict, dict]:
     form.pop("csrf_token", None)
     if form.get("variant") not in VARIANTS:
         errors["variant"] = says("unknown_variant")
-    seat_counts = sorted({n for v in VARIANTS.values() for n in v.seat_choices})
-    for field, allowed in (("seats", seat_counts), ("target", TARGETS)):
+    counts = seat_counts()
+    for field, allowed in (("seats", counts), ("target", TARGETS)):
         form[field] = plain_number(form.get(field, ""), 3)
         if form[field] not in allowed:
-            errors[field] = (_("Choose %(choices)s seats.", choices=in_words([str(n) for n in seat_counts]))
+            errors[field] = (_("Choose %(choices)s seats.", choices=in_words([str(n) for n in counts]))
                              if field == "seats" else says("target"))
     if form.get("variant") in VARIANTS and form.get("seats") is not None and "seats" not in errors:
         try:  # the variant says how many play it
             VARIANTS[form["variant"]].check_seats(form["seats"])
         except BadInput as error:
-            errors["seats"] = words(error)
+            errors["seats"] = refusal(error)[0]
     name = form.get("name", "")
     form["name"] = name
     try:  # every field's message at once, the name's length and characters too
         clean_name(name)
     except BadInput as error:
-        errors["name"] = words(error)
+        errors["name"] = refusal(error)[0]
     return form, errors
-
-
-def in_words(choices: list[str]) -> str:
-    """"A, B or C", in the viewer's language."""
-    if len(choices) == 1:
-        return choices[0]
-    return _("%(some)s or %(last)s", some=", ".join(choices[:-1]), last=choices[-1])

@@ -1,6 +1,6 @@
 """Seats changing hands: a player's private link back to their seat, and the host handing a
 disconnected seat to a spectator who asked for it (or turning the request down). The rules are in
-live/seating.py; here the pages, the cookie and the refusals' words (templates/_refusals.html).
+live/seating.py; here the pages and the cookie (the refusals: web/templating/refusals.py).
 
 The private link is /t/<id>/seat#<secret>: the secret travels in the fragment, which browsers
 never send, and comes back in a POST body, so no access log or Referer holds it.
@@ -22,23 +22,19 @@ from flask import (
 
 from game.errors import GameError
 from live.table import SeatRefused, Table
-from web.guard.security import SEAT_COOKIE, browser_id, my_seat, says, seat_cookie, share_url
-from web.http.routes import STATUS, just_seated, load_table
+from web.guard.security import SEAT_COOKIE, browser_id, my_seat, seat_cookie, share_url
+from web.http.routes import just_seated, load_table
 from web.parts import fichas
 from web.push.publish import flash_answer, name_field
+from web.templating.refusals import refusal, says
 
 bp = Blueprint("seats", __name__)
-REFUSED_STATUS = {"link": 403, "not_host": 403, "no_seat": 403, "seat": 400}  # any other code: 409
 
 
 def refused(error: GameError, field: str | None = None) -> Response:
     """A refusal for htmx to show in #flash (`field`: the id of the form's name field, marked if the
     name was refused)."""
-    if isinstance(error, SeatRefused):
-        message, status = says(error.code, **error.facts), REFUSED_STATUS.get(error.code, 409)
-    else:
-        message, status = says(error.why, **error.facts), STATUS.get(error.code, 409)
-    return flash_answer(message, status, name_field(error, field) if field else None)
+    return flash_answer(*refusal(error), name_field(error, field) if field else None)
 
 
 @bp.post("/t/<table_id>/seat-link")
@@ -72,8 +68,8 @@ def reclaim(table_id: str):
     try:
         _, new_secret = fichas().tables.reclaim(table, secret, browser=browser_id())
     except SeatRefused as error:
-        return render_template("seat.html", table=public(table), error=says(error.code, **error.facts)), \
-            REFUSED_STATUS.get(error.code, 409)
+        message, status = refusal(error)
+        return render_template("seat.html", table=public(table), error=message), status
     return just_seated(seat_cookie(target, table, new_secret), table)  # its link changed: offer the new one
 
 

@@ -7,6 +7,7 @@ import threading
 from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, force_locale, get_translations
 
+from game.variants import VARIANTS
 from web.templating.translated import WordingEnvironment, plural_index
 
 LANGUAGES = ("en", "es", "da")  # English is the source language; es and da live in translations/
@@ -93,16 +94,27 @@ def _(message: str) -> str:
 
 
 def game_title(name: str) -> str:
-    """A game's name as its players say it (game/variants.py names it, the catalogs word it)."""
-    titles = {"partnership": _("Partnership"), "block": _("Block"), "draw": _("Draw")}
-    return titles.get(name, name)
+    """A game's name as its players say it: its variant's title (game/variants.py), in the catalogs' words."""
+    variant = VARIANTS.get(name)
+    return _(variant.title) if variant else name
 
 
 def game_description(name: str) -> str:
-    """A game's line on the create form."""
-    lines = {"partnership": _("4 players in two teams"), "block": _("2 to 4, each for themselves"),
-             "draw": _("2 to 4, draw when you cannot play")}
-    return lines.get(name, "")
+    """A game's line on the create form: its variant's description, in the catalogs' words."""
+    variant = VARIANTS.get(name)
+    return _(variant.description) if variant else ""
+
+
+def game_titles() -> list[str]:
+    """Every game's name, in the order game/variants.py lists them."""
+    return [game_title(name) for name in VARIANTS]
+
+
+def in_words(choices: list[str]) -> str:
+    """"A, B or C", in the current language."""
+    if len(choices) == 1:
+        return choices[0]
+    return _("%(some)s or %(last)s") % {"some": ", ".join(choices[:-1]), "last": choices[-1]}
 
 
 def pgettext(context: str, message: str) -> str:
@@ -160,4 +172,5 @@ def init_i18n(app: Flask) -> None:
         npgettext=lambda c, s, p, n: current_catalog().unpgettext(c, s, p, n))
     app.jinja_env.globals.update(languages=NAMES, viewer_language=viewer_language, game_title=game_title,
                                  plural_index=plural_index, tile_name=tile_name,
-                                 game_description=game_description, team_label=team_label)
+                                 game_description=game_description, game_titles=game_titles,
+                                 in_words=in_words, team_label=team_label)

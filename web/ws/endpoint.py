@@ -30,11 +30,12 @@ from live.store import TableGone
 from live.table import Table
 from live.tables import Tables
 from web.guard.budget import Budget
-from web.guard.security import my_seat, says, seat_holder
+from web.guard.security import my_seat, seat_holder
 from web.http.routes import lost_seat
 from web.parts import TABLE_REMOVED, fichas
 from web.push.publish import flash_alone, send_whole
 from web.templating.languages import LANGUAGES, speak_from_now, viewer_language
+from web.templating.refusals import refusal, says
 from web.ws.hub import Connection
 
 log = logging.getLogger(__name__)
@@ -378,7 +379,7 @@ def websocket_action(tables: Tables, table: Table, seat: int | None, message,
     try:
         tables.act(table, seat, data["action"], version, tile=tile, end=end)
     except GameError as error:
-        return flash_alone(says(error.why, **error.facts)), moved_at
+        return flash_alone(refusal(error)[0]), moved_at
     except Exception:  # a bug or the disk: the table was put back; say so, keep the socket
         log.exception("move on table %s failed", table.id)
         return flash_alone(says("server")), moved_at

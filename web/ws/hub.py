@@ -65,7 +65,7 @@ class Connection:
         self.alive = True
         self.me_key: tuple | None = None  # what this browser's own part last showed
         self.unseen: bytes | None = None  # the counts its #unseen last showed
-        self.waiting: str | None = None  # what its #me hung on while its seat waited (render.waiting_key)
+        self.waiting: str | None = None  # what its #me hung on while its seat waited (publish.waiting_key)
         self.seq: int | None = None  # the table's last push it got (None: it needs the whole table)
         self.whole_at: int | None = None  # the push at which it was last sent the whole table alone
         self.holder: str | None = None  # the hashed seat secret its page came with (web/push/publish.py)
@@ -126,7 +126,7 @@ class Connection:
         if not hasattr(self.socket, "pong_received"):  # not a websocket (the tests' stand-ins)
             return True
         now = time.monotonic() if now is None else now
-        if self.socket.pong_received:  # a stand-in's answer, or simple-websocket's reader's
+        if self.socket.pong_received:  # set by web/ws/endpoint.py's Reader on a pong (or a stand-in)
             self.socket.pong_received = False
             self.heard_at = max(self.heard_at, now)
         if now - self.heard_at >= (2 * interval if silence is None else silence):
