@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from game.record import load_match
 
 from .records import current_record, earlier_record, earlier_results
+from .snapshot import Snapshot, snapshot
 from .store import Store, TableGone
 from .table import Table
 from .turnclock import Timing
@@ -36,7 +37,9 @@ class Registry:
         self.started_at = now()
         self._tables: dict[str, Table] = {}
         self._registry_lock = threading.Lock()
-        self.publish: Callable[[Table], None] = lambda table: None
+        # The web layer: shown a snapshot of every change (never the Table), told when a table leaves memory.
+        self.show: Callable[[Snapshot], None] = lambda snapshot: None
+        self.left: Callable[[str], None] = lambda table_id: None
         self.schedule: Callable[[str, float | None], None] = lambda table_id, due: None
         # The server is stopping (SIGTERM): its pages going is no player leaving (S4 counts nothing).
         self.stopping = False
@@ -88,6 +91,7 @@ class Registry:
                 with self._registry_lock:
                     if self._tables.get(table.id) is table:
                         del self._tables[table.id]
+                self.left(table.id)
                 evicted += 1
         return evicted
 
@@ -107,6 +111,7 @@ class Registry:
         with self._registry_lock:
             if self._tables.get(table.id) is table:
                 del self._tables[table.id]
+        self.left(table.id)
         self.gone(table)
 
     def in_memory(self) -> int:
@@ -161,6 +166,14 @@ class Registry:
                                       "players": table.players, "rounds": row["rounds"]})
 
     # -- reads through the registry -------------------------------------------
+
+    def snapshot(self, table: Table) -> Snapshot:
+        """What the web layer may read of `table` now; call it holding the table's lock (`locked`)."""
+        return snapshot(table, self.now())
+
+    def publish(self, table: Table) -> None:
+        """Show the web layer `table` as it is now (a change, a page come or gone); under its lock."""
+        self.show(snapshot(table, self.now()))
 
     def record(self, table: Table, match_no: int | None = None) -> dict | None:
         """The record of the table's match `match_no` (None: the current one), or None if there is none.

@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from flask import current_app
 
 from live.clock import Clock
+from live.snapshot import Snapshot
 from live.tables import Tables
 from web.guard.limits import OpenSockets
+from web.push.state import TableState, WebState
 from web.ws.hub import Hub, Pinger
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ class Fichas:
     clock: Clock
     pinger: Pinger
     sockets: OpenSockets  # websockets open at once, by client address
+    state: WebState = field(default_factory=WebState)  # what the web keeps per table (the last push, ...)
     jobs: list = field(default_factory=list)  # started workers with stop(): eviction, checkpoints, GC
 
     def stopping(self) -> None:
@@ -49,6 +52,10 @@ class Fichas:
             log.exception("the stop could not be stored")
         self.pinger.stop()
         self.hub.restarting()
+
+    def shown(self, table) -> tuple[Snapshot, TableState]:
+        """`table` as the web layer may read it, and what the web keeps of it; under the table's lock."""
+        return self.tables.snapshot(table), self.state.of(table.id)
 
     def table_removed(self, table) -> None:
         """A table purged while this server held it: every page of it is told so, and stays."""
