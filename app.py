@@ -130,8 +130,8 @@ def start_live_parts(app: Flask) -> Fichas:
     sockets = OpenSockets(config["SOCKETS_PER_CLIENT"] if config["LIMITS"] else 0)
     pinger = Pinger(hub, config["PING_SECONDS"], config["SILENCE_SECONDS"])
     parts = Fichas(tables, hub, Clock(tables.expire, tables.now), pinger, sockets)
-    tables.show = lambda snapshot: publish(app, hub, parts.state, snapshot)
-    tables.left = parts.state.drop  # a table that leaves memory takes the web's state of it along
+    tables.show = partial(publish, app, hub, parts.state)  # every change's snapshot
+    tables.left = parts.left
     tables.schedule = parts.clock.schedule
     tables.gone = parts.table_removed
     tables.resume()

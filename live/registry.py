@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from game.record import load_match
 
 from .records import current_record, earlier_record, earlier_results
-from .snapshot import Snapshot, snapshot
+from .snapshot import Snapshot
 from .store import Store, TableGone
 from .table import Table
 from .turnclock import Timing
@@ -166,14 +166,6 @@ class Registry:
                                       "players": table.players, "rounds": row["rounds"]})
 
     # -- reads through the registry -------------------------------------------
-
-    def snapshot(self, table: Table) -> Snapshot:
-        """What the web layer may read of `table` now; call it holding the table's lock (`locked`)."""
-        return snapshot(table, self.now())
-
-    def publish(self, table: Table) -> None:
-        """Show the web layer `table` as it is now (a change, a page come or gone); under its lock."""
-        self.show(snapshot(table, self.now()))
 
     def record(self, table: Table, match_no: int | None = None) -> dict | None:
         """The record of the table's match `match_no` (None: the current one), or None if there is none.

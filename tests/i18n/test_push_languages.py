@@ -80,7 +80,7 @@ def test_the_table_is_rendered_once_per_language_in_use(server, monkeypatch):
         player.wait_version(table.version, timeout=20)
     wait_until(lambda: len(live.hub.connections(table.id)) == 4, timeout=20)
     # Every page has had the latest push (a page still catching up would get the whole table).
-    state = live.state.of(table.id)  # the web's own: what the table's pages were last pushed
+    state = live.state[table.id]  # the web's own: what the table's pages were last pushed
     wait_until(lambda: all(c.seq == state.pushed.seq for c in live.hub.connections(table.id)), timeout=20)
     renders = []
     # What is announced is in the whole #table and in every push of its changed pieces: once per render.

@@ -2,7 +2,7 @@
 
 It reads a table only as live hands it over, a frozen Snapshot (live/snapshot.py), and the match only
 through the engine's views; what it keeps per table (the last push, the line as laid) is its own
-(web/push/state.py).
+(web/push/pieces.py TableState, by table id).
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from game.views import (
 )
 from live.snapshot import NAME_FIELD_MAX, Snapshot
 from web.push.own_part import Mine, me_key
-from web.push.pieces import Pieces, Pushed, decide, host_key, kept, moved_on, seat_facts, snapshot
-from web.push.state import TableState, WebState
+from web.push.pieces import Pieces, Pushed, TableState, decide, host_key, kept, moved_on, seat_facts, snapshot
 from web.templating.frames import rendered, with_globals
 from web.templating.languages import LANGUAGES, current_language, speaking
 from web.ws.hub import Hub
@@ -180,7 +179,7 @@ def whole_page(table: Snapshot, state: TableState, seat: int | None, oob: bool =
     return render_table(env, context) + unseen + Mine(env, context).whole(), context
 
 
-def publish(app: Flask, hub: Hub, states: WebState, table: Snapshot) -> None:
+def publish(app: Flask, hub: Hub, states: dict[str, TableState], table: Snapshot) -> None:
     """Push every page what changed: #table (whole, or only its changed pieces), its #unseen and its #me.
 
     A page that got the push before gets only the pieces that changed (web/push/pieces.py), during a
@@ -191,7 +190,7 @@ def publish(app: Flask, hub: Hub, states: WebState, table: Snapshot) -> None:
     needs no work for it: `waiting_key`); #unseen only when this viewer's counts changed.
     """
     connections = hub.connections(table.id)
-    state = states.of(table.id)
+    state = states[table.id]  # a defaultdict: a table first pushed gets an empty state
     before = state.pushed
     if not connections:
         state.pushed = Pushed(before.seq + 1)  # nobody saw it: whoever comes gets the whole table

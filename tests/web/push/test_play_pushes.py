@@ -67,7 +67,7 @@ def test_a_push_in_a_rounds_play_sends_what_one_from_the_whole_view_sends(make_a
         try:
             compare(table)
         except Exception as error:  # told after the match, with the push it was at
-            failures.append(f"push {live.state.of(table.id).pushed.seq + 1}: {error!r}")
+            failures.append(f"push {live.state[table.id].pushed.seq + 1}: {error!r}")
         publish(table)
 
     def compare(table) -> None:
