@@ -45,7 +45,7 @@ class Pushed:
     line: tuple[int, int] = (0, 0)  # the line's tiles, and how many of them lie left of the opening one
     moves: int = 0  # moves of the round so far
     away: str = ""  # whether the host was away and who held its choices (`host_key`: #me shows them)
-    wholes: dict | None = None  # whole tables rendered for pages that switched language (render.send_whole)
+    wholes: dict | None = None  # whole tables rendered for pages that switched language (publish.send_whole)
 
 
 @dataclass

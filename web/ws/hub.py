@@ -65,7 +65,7 @@ class Connection:
         self.alive = True
         self.me_key: tuple | None = None  # what this browser's own part last showed
         self.unseen: bytes | None = None  # the counts its #unseen last showed
-        self.waiting: str | None = None  # what its #me hung on while its seat waited (render.waiting_key)
+        self.waiting: str | None = None  # what its #me hung on while its seat waited (publish.waiting_key)
         self.seq: int | None = None  # the table's last push it got (None: it needs the whole table)
         self.whole_at: int | None = None  # the push at which it was last sent the whole table alone
         self.holder: str | None = None  # the hashed seat secret its page came with (web/push/publish.py)
