@@ -1,6 +1,6 @@
 """How much of the code one websocket move passes through: modules, functions, and hops between the layers.
 
-    python bench/trace_move.py [--root PATH] [--moves N]
+    python bench/trace_move.py [--root PATH] [--moves N] [--against PATH]
 
 A real app (app.create_app, a temporary database) served by werkzeug on loopback; four players open a
 table over HTTP and connect their pages' websockets; the round's first moves are played untraced, then
@@ -11,8 +11,10 @@ the engine, the store, the push rendered for the four pages and queued on their 
 It counts the project's distinct modules (a file of game/, live/, web/, or app.py; every template
 counts as one, "templates"), its distinct functions, and the switches between the groups game, live,
 web and templates along the sequence of calls (calls into anything else are skipped). `--root` counts
-another checkout with this same script (a `git worktree` of an older commit). The deal is seeded, so
-two checkouts trace the same move.
+another checkout with this same script (a `git worktree` of an older commit); `--against PATH` counts
+that one first, in its own process, then this one. The deal is seeded, so both trace the same move:
+
+    git worktree add /tmp/before ba3bf07 && python bench/trace_move.py --against /tmp/before
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import json
 import logging
 import random
 import re
+import subprocess
 import sys
 import tempfile
 import threading
@@ -142,7 +145,11 @@ def main() -> None:
     parser.add_argument("--root", default=str(Path(__file__).resolve().parents[1]),
                         help="the checkout to trace")
     parser.add_argument("--moves", type=int, default=2, help="moves played untraced before the traced one")
+    parser.add_argument("--against", help="another checkout to count first, the same way")
     args = parser.parse_args()
+    if args.against:
+        before = [sys.executable, __file__, "--root", args.against, "--moves", str(args.moves)]
+        subprocess.run(before, check=True)
     root = Path(args.root).resolve()
     sys.path.insert(0, str(root))
     from werkzeug import serving

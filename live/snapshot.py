@@ -1,6 +1,6 @@
 """A table as the web layer reads it: a frozen snapshot made under the table's lock, never the Table.
 
-Every push (Changes._publish) and every page's read (Registry.snapshot) gets one. The web reads the
+Every push (Changes._publish) and every page's read (Changes.snapshot) gets one. The web reads the
 match only through the engine's views (game/views.py), while the lock is still held.
 """
 
