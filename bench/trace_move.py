@@ -10,7 +10,8 @@ the engine, the store, the push rendered for the four pages and queued on their 
 
 It counts the project's distinct modules (a file of game/, live/, web/, or app.py; every template
 counts as one, "templates"), its distinct functions, and the switches between the groups game, live,
-web and templates along the sequence of calls (calls into anything else are skipped). `--root` counts
+web and templates along the sequence of calls (calls into anything else are skipped; app.py counts as
+web; code made at run time, a dataclass's __init__, as its class's module). `--root` counts
 another checkout with this same script (a `git worktree` of an older commit); `--against PATH` counts
 that one first, in its own process, then this one. The deal is seeded, so both trace the same move:
 
