@@ -130,7 +130,8 @@ def start_live_parts(app: Flask) -> Fichas:
     sockets = OpenSockets(config["SOCKETS_PER_CLIENT"] if config["LIMITS"] else 0)
     pinger = Pinger(hub, config["PING_SECONDS"], config["SILENCE_SECONDS"])
     parts = Fichas(tables, hub, Clock(tables.expire, tables.now), pinger, sockets)
-    tables.publish = lambda table: publish(app, hub, tables, table)
+    tables.show = partial(publish, app, hub, parts.state)  # every change's snapshot
+    tables.left = parts.left
     tables.schedule = parts.clock.schedule
     tables.gone = parts.table_removed
     tables.resume()

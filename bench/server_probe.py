@@ -92,7 +92,7 @@ def post_fork(server, worker) -> None:
     Tables.act = timed("act", Tables.act)
     Store.commit = timed("commit", Store.commit)
     Store.checkpoint = timed("checkpoint", Store.checkpoint)  # its own thread, once a second: off the loop
-    app.publish = timed("publish", app.publish)  # create_app's lambda looks the name up per call
+    app.publish = timed("publish", app.publish)  # before create_app binds it into tables.show
     web.ws.endpoint.send_whole = timed("send_whole", web.ws.endpoint.send_whole)
     if os.environ.get("FICHAS_BENCH_PROBE_PARTS"):
         time_push_parts()

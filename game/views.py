@@ -179,6 +179,21 @@ def player_view(match: Match, seat: int) -> dict:
     return _player(match, rnd, seat, rnd is not None and rnd.over)
 
 
+def hand_sizes(rnd: Round) -> list[int]:
+    """How many tiles each seat holds (what every viewer sees of the hands during play)."""
+    return [len(hand) for hand in rnd.hands]
+
+
+def shown_missing(rnd: Round) -> list[tuple[int, ...]]:
+    """Per seat, the numbers it showed it lacks by passing (T7): what every viewer sees of it."""
+    return [tuple(rnd.known_missing(seat)) for seat in range(len(rnd.hands))]
+
+
+def own_hand(rnd: Round, seat: int) -> str:
+    """`seat`'s tiles as one string ("6-4 3-3"), in the order shown: what its own #me hangs on."""
+    return " ".join([tile.text for tile in rnd.hands[seat]])  # a list: join makes one of a generator
+
+
 def _player(match: Match, rnd: Round | None, seat: int, show_hand: bool) -> dict:
     hand = rnd.hands[seat] if rnd is not None else []
     player = {"seat": seat, "name": shown_name(match.players[seat]), "side": match.side_of(seat),

@@ -16,6 +16,7 @@ from game.match import Match
 from game.rules import Event, Round
 
 from .registry import Registry
+from .snapshot import Snapshot, snapshot
 from .store import TableGone
 from .table import Table, plain_number
 from .turnclock import TurnClock
@@ -128,6 +129,14 @@ class Changes(Registry):
         change.apply()
         self._publish(table)
         self.schedule(table.id, table.due_at())
+
+    def snapshot(self, table: Table) -> Snapshot:
+        """What the web layer may read of `table` now (a page's read); call it holding the table's lock."""
+        return snapshot(table, self.now())
+
+    def publish(self, table: Table) -> None:
+        """Show the web layer `table` as it is now (a change, a page come or gone); under its lock."""
+        self.show(snapshot(table, self.now()))
 
     def _publish(self, table: Table) -> None:
         """Tell every browser; a failure to show must never stop the table or its clock."""

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from game.record import load_match
 
 from .records import current_record, earlier_record, earlier_results
+from .snapshot import Snapshot
 from .store import Store, TableGone
 from .table import Table
 from .turnclock import Timing
@@ -36,7 +37,9 @@ class Registry:
         self.started_at = now()
         self._tables: dict[str, Table] = {}
         self._registry_lock = threading.Lock()
-        self.publish: Callable[[Table], None] = lambda table: None
+        # The web layer: shown a snapshot of every change (never the Table), told when a table leaves memory.
+        self.show: Callable[[Snapshot], None] = lambda snapshot: None
+        self.left: Callable[[str], None] = lambda table_id: None
         self.schedule: Callable[[str, float | None], None] = lambda table_id, due: None
         # The server is stopping (SIGTERM): its pages going is no player leaving (S4 counts nothing).
         self.stopping = False
@@ -88,6 +91,7 @@ class Registry:
                 with self._registry_lock:
                     if self._tables.get(table.id) is table:
                         del self._tables[table.id]
+                self.left(table.id)
                 evicted += 1
         return evicted
 
@@ -107,6 +111,7 @@ class Registry:
         with self._registry_lock:
             if self._tables.get(table.id) is table:
                 del self._tables[table.id]
+        self.left(table.id)
         self.gone(table)
 
     def in_memory(self) -> int:

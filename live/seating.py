@@ -10,6 +10,7 @@ from game.match import DEFAULT_TARGET, Match
 
 from .change import Change, Changes
 from .table import (
+    HANDOVER_PHASES,
     Ask,
     NameTaken,
     SeatRefused,
@@ -30,7 +31,6 @@ class AlreadySeated(GameError):
 
 ASKS_MAX = 8  # spectators waiting for a seat at one table (one each per browser): all are shown
 ASKS_PER_ADDRESS = 2  # of them, from one client address (a household; not one client's fresh cookie jars)
-HANDOVER_PHASES = ("pause",)  # a seat changes hands between rounds only
 
 
 class Seating(Changes):

@@ -20,6 +20,7 @@ NAME_MAX = 24
 # field holds any name clean_name takes, and too long a name gets its message instead of being cut
 # inside an emoji as it is pasted.
 NAME_FIELD_MAX = 2 * NAME_MAX
+HANDOVER_PHASES = ("pause",)  # a seat changes hands between rounds only
 
 
 class TableFull(GameError):
@@ -99,8 +100,6 @@ class Table:
         self.active_at = created_at  # the last change or closed page: idle tables leave memory
         self.evicted = False  # left memory: whoever still holds this object must get it again
         self.asks: dict[str, Ask] = {}  # by an id shown to the host (never the secret); memory only
-        self.pushed = None  # what its pages were last sent, kept by the web layer (web/push/pieces.py)
-        self.laid = None  # its line as laid out on the felt, kept by the web layer (templating/dominoes.py)
         self.earlier: list[dict] = []  # earlier matches' numbers and results (match_result)
 
     # -- derived state ---------------------------------------------------------

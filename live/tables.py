@@ -8,9 +8,9 @@ goes: checked, committed, applied, published), seating (creating, joining, seats
 from __future__ import annotations
 
 from .play import Play
-from .seating import HANDOVER_PHASES, Seating
+from .seating import Seating
 
-__all__ = ["HANDOVER_PHASES", "Tables"]  # HANDOVER_PHASES: the web layer shows when seats may change hands
+__all__ = ["Tables"]
 
 
 class Tables(Seating, Play):

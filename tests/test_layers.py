@@ -53,3 +53,26 @@ def test_the_bottom_rooms_of_web_never_import_the_rooms_that_use_them(room):
 def test_every_module_of_web_is_in_a_room():
     loose = {path.name for path in (ROOT / "web").glob("*.py")} - {"__init__.py", "parts.py", "serve.py"}
     assert not loose, "web/ keeps its modules in rooms (http, ws, push, templating, guard)"
+
+
+def live_imports(path: Path) -> set[str]:
+    """Every module of live/ a file imports, by its full name (`from live import x` counts as live.x)."""
+    modules = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module.split(".")[0] == "live":
+            named = node.module == "live"  # from live import tables
+            modules |= {f"live.{alias.name}" for alias in node.names} if named else {node.module}
+        elif isinstance(node, ast.Import):
+            modules |= {alias.name for alias in node.names if alias.name.split(".")[0] == "live"}
+    return modules
+
+
+# What a change sends reads a table only as live hands it over, a frozen snapshot: never the Table, the
+# Tables or any other part of live (docs/a-move.md).
+PUSH_MAY_IMPORT_OF_LIVE = {"live.snapshot"}
+
+
+def test_the_push_room_knows_of_live_only_its_snapshot():
+    found = {f"{path.name} imports {module}" for path in (ROOT / "web" / "push").glob("*.py")
+             for module in live_imports(path) - PUSH_MAY_IMPORT_OF_LIVE}
+    assert not found

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from flask import current_app
 
 from live.clock import Clock
+from live.snapshot import Snapshot
 from live.tables import Tables
 from web.guard.limits import OpenSockets
+from web.push.pieces import TableState
 from web.ws.hub import Hub, Pinger
 
 log = logging.getLogger(__name__)
@@ -34,6 +37,8 @@ class Fichas:
     clock: Clock
     pinger: Pinger
     sockets: OpenSockets  # websockets open at once, by client address
+    # What the web layer keeps per table (its last push, its line as laid), by table id, while it is held.
+    state: defaultdict[str, TableState] = field(default_factory=lambda: defaultdict(TableState))
     jobs: list = field(default_factory=list)  # started workers with stop(): eviction, checkpoints, GC
 
     def stopping(self) -> None:
@@ -49,6 +54,14 @@ class Fichas:
             log.exception("the stop could not be stored")
         self.pinger.stop()
         self.hub.restarting()
+
+    def shown(self, table) -> tuple[Snapshot, TableState]:
+        """`table` as the web layer may read it, and what the web keeps of it; under the table's lock."""
+        return self.tables.snapshot(table), self.state[table.id]
+
+    def left(self, table_id: str) -> None:
+        """A table left memory (idle, purged, removed): the web's state of it goes too."""
+        self.state.pop(table_id, None)
 
     def table_removed(self, table) -> None:
         """A table purged while this server held it: every page of it is told so, and stays."""

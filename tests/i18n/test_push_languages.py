@@ -80,11 +80,12 @@ def test_the_table_is_rendered_once_per_language_in_use(server, monkeypatch):
         player.wait_version(table.version, timeout=20)
     wait_until(lambda: len(live.hub.connections(table.id)) == 4, timeout=20)
     # Every page has had the latest push (a page still catching up would get the whole table).
-    wait_until(lambda: all(c.seq == table.pushed.seq for c in live.hub.connections(table.id)), timeout=20)
+    state = live.state[table.id]  # the web's own: what the table's pages were last pushed
+    wait_until(lambda: all(c.seq == state.pushed.seq for c in live.hub.connections(table.id)), timeout=20)
     renders = []
     # What is announced is in the whole #table and in every push of its changed pieces: once per render.
     announce = Pieces.announce
     monkeypatch.setattr(Pieces, "announce", lambda self: renders.append(self.env.language) or announce(self))
     with table.lock:  # one push, as after a move (presence pushes from elsewhere wait for the lock)
-        publish(server.app, live.hub, live.tables, table)
+        publish(server.app, live.hub, live.state, live.tables.snapshot(table))
     assert sorted(renders) == ["en", "es"]

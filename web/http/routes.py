@@ -253,8 +253,9 @@ def load_table(table_id: str) -> Table:
 
 def render_context(table: Table, seat: int | None, message: str | None = None) -> dict:
     """A table page's context for this browser, with its #table and #me rendered (`message`: in #flash)."""
-    context = table_context(table, fichas().tables, seat)
-    context["message"], context["asked"] = message, asked_as(table, seat, seat_holder())
+    shown, state = fichas().shown(table)  # under the table's lock (show_table)
+    context = table_context(shown, state, seat)
+    context["message"], context["asked"] = message, asked_as(shown, seat, seat_holder())
     env = current_app.jinja_env.in_language(current_language())
     context["table_html"] = Markup(render_table(env, context))
     context["me_html"] = Markup(Mine(env, context).whole())
@@ -279,7 +280,7 @@ def refused(table: Table, error: GameError) -> Response:
     body = render_template("_flash.html", message=message)
     if isinstance(error, StaleVersion):
         with fichas().tables.locked(table) as table:  # the copy the change was refused by (show_table)
-            body += render_partials(table, fichas().tables, my_seat(table), True, message, seat_holder())[0]
+            body += render_partials(*fichas().shown(table), my_seat(table), True, message, seat_holder())[0]
     return Response(body, status, mimetype="text/html")
 
 

@@ -22,7 +22,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from game.views import LOG_SHOWN
-from web.templating.dominoes import marked, tiles_of
+from web.templating.dominoes import LaidLine, marked, tiles_of
 from web.templating.frames import framed, rendered, slot, with_globals
 
 
@@ -45,7 +45,16 @@ class Pushed:
     line: tuple[int, int] = (0, 0)  # the line's tiles, and how many of them lie left of the opening one
     moves: int = 0  # moves of the round so far
     away: str = ""  # whether the host was away and who held its choices (`host_key`: #me shows them)
-    wholes: dict | None = None  # whole tables rendered for pages that switched language (render.send_whole)
+    wholes: dict | None = None  # whole tables rendered for pages that switched language (publish.send_whole)
+
+
+@dataclass
+class TableState:
+    """What the web layer keeps of one live table, in its own map by table id (web/parts.py `state`),
+    never on the Table: what its pages were last pushed, and its line as laid on the felt."""
+
+    pushed: Pushed = field(default_factory=Pushed)
+    laid: LaidLine = field(default_factory=LaidLine)
 
 
 @dataclass

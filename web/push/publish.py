@@ -1,4 +1,9 @@
-"""Rendering a table for its viewers: #table once per change and language, each viewer's own #me."""
+"""Rendering a table for its viewers: #table once per change and language, each viewer's own #me.
+
+It reads a table only as live hands it over, a frozen Snapshot (live/snapshot.py), and the match only
+through the engine's views; what it keeps per table (the last push, the line as laid) is its own
+(web/push/pieces.py TableState, by table id).
+"""
 
 from __future__ import annotations
 
@@ -9,63 +14,63 @@ from markupsafe import Markup
 
 from game.views import (
     LOG_SHOWN,
+    hand_sizes,
+    own_hand,
     player_panel,
     player_view,
     round_view,
+    shown_missing,
     shown_name,
     shown_names,
     spectator_view,
     unseen_counts,
     variant_facts,
 )
-from live.table import NAME_FIELD_MAX, Table
-from live.tables import HANDOVER_PHASES, Tables
+from live.snapshot import NAME_FIELD_MAX, Snapshot
 from web.push.own_part import Mine, me_key
-from web.push.pieces import Pieces, Pushed, decide, host_key, kept, moved_on, seat_facts, snapshot
-from web.templating.dominoes import LaidLine
+from web.push.pieces import Pieces, Pushed, TableState, decide, host_key, kept, moved_on, seat_facts, snapshot
 from web.templating.frames import rendered, with_globals
 from web.templating.languages import LANGUAGES, current_language, speaking
 from web.ws.hub import Hub
 
 
-def table_context(table: Table, tables: Tables, seat: int | None, panel: bool = True) -> dict:
+def table_context(table: Snapshot, state: TableState, seat: int | None, panel: bool = True) -> dict:
     """What the partials of a table need, for one viewer; built under the table's lock.
 
     `panel`: with the viewer's own panel (a push works out each viewer's apart: none here).
     """
     view = spectator_view(table.match) if table.match else None
-    return context_of(table, tables, seat, view, handover_of(table, tables.now()), panel)
+    return context_of(table, state, seat, view, handover_of(table), panel)
 
 
-def context_of(table: Table, tables: Tables, seat: int | None, view: dict | None, handover: dict | None,
-               panel: bool = True) -> dict:
+def context_of(table: Snapshot, state: TableState, seat: int | None, view: dict | None,
+               handover: dict | None, panel: bool = True) -> dict:
     """table_context from the view given (all of it, or what a push in a round's play reads)."""
-    now = tables.now()
-    due = table.ends_at(now)  # the turn's or the pause's end, as the players see it (never a wake's)
-    # Templates get the table's public facts only, never the Table (its round holds every hand).
+    now, due = table.now, table.due  # the turn's or the pause's end, as the players see it (never a wake's)
+    # Templates get the table's public facts only, never the match (its round holds every hand).
     public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
               "variant": variant_facts(table.variant, table.seats), "match_no": table.match_no,
               "earlier": table.earlier}
     return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
-            "players": shown_names(tuple(table.players)),
+            "players": shown_names(table.players),
             # A seat shows as gone once it is disconnected (S4): not while a reload is back within the settle.
-            "connected": [table.present(s, now) for s in range(len(table.players))],
+            "connected": list(table.present),
             "remaining_ms": None if due is None else max(0, int((due - now) * 1000)),
-            "total_ms": int(table.clock.timing.turn * 1000),  # a full turn: the countdown bar's length
+            "total_ms": int(table.turn_seconds * 1000),  # a full turn: the countdown bar's length
             # The seconds a turn was cut to, its seat having been away (S4): its prompt says why; else 0.
-            "cut_to": max(1, round(table.clock.timing.offline)) if table.clock.cut_short() else 0,
+            "cut_to": table.cut_to,
             "panel": player_panel(table.match, seat) if table.match and panel else None,
             # T13: the seat holding the host's choices (0: the host; None: nobody here to hold them).
-            "host_away": table.away(0, now), "acting_host": table.acting_host(now),
+            "host_away": table.host_away, "acting_host": table.acting_host,
             "name_field_max": NAME_FIELD_MAX, "handover": handover,
             "asked": None,  # a spectator's own request for a seat: per browser (asked_as)
             "rnd": view["round"] if view else None, "cross": table.variant.doubles_across, "due": due,
-            "seq": pushed_of(table).seq, "laid": laid_of(table),
+            "seq": state.pushed.seq, "laid": state.laid,
             # The first round of a match after the first: said as a new match (templates/_announce.html).
             "new_match": table.match_no > 1 and bool(view and view["round"] and view["round"]["number"] == 1)}
 
 
-def play_context(table: Table, tables: Tables, before: Pushed, spectators: bool) -> tuple | None:
+def play_context(table: Snapshot, state: TableState, before: Pushed, spectators: bool) -> tuple | None:
     """A push's context when the table has only moved on in the round's play since the push `before`
     (moves made; the same round, seats, holders and host), with each seat's tile count and missing
     numbers as `seat_keys` gives them; None otherwise (the push takes table_context).
@@ -79,24 +84,17 @@ def play_context(table: Table, tables: Tables, before: Pushed, spectators: bool)
     rnd = match.round if match else None
     if (shape is None or rnd is None or rnd.over or match.over or rnd.number != before.round
             or len(rnd.events) <= before.moves or shape[0] != table.match_no or shape[2] != table.seats
-            or shape[1] != tuple(shown_names(tuple(table.players)))):
+            or shape[1] != tuple(shown_names(table.players))):
         return None
     shown = min(LOG_SHOWN, len(rnd.events) - before.moves)
-    context = context_of(table, tables, None, {"round": round_view(match, shown), "players": {}},
-                         handover_of(table, tables.now()) if spectators else None, panel=False)
+    context = context_of(table, state, None, {"round": round_view(match, shown), "players": {}},
+                         handover_of(table) if spectators else None, panel=False)
     if host_key(context) != before.away or seat_facts(context) != before.seats:
         return None
-    counts = [len(hand) for hand in rnd.hands]
+    counts = hand_sizes(rnd)
     if not any(event.action == "pass" for event in rnd.events[before.moves:]):  # only a pass shows one (T7)
         return context, counts, before.missing
-    return context, counts, [tuple(rnd.known_missing(s)) for s in range(len(counts))]
-
-
-def pushed_of(table: Table) -> Pushed:
-    """What this table's pages were last sent (web/push/pieces.py)."""
-    if table.pushed is None:
-        table.pushed = Pushed()
-    return table.pushed
+    return context, counts, shown_missing(rnd)
 
 
 def line_of(context: dict) -> tuple[list[tuple[str, str, str]], tuple[str, str]]:
@@ -106,13 +104,6 @@ def line_of(context: dict) -> tuple[list[tuple[str, str, str]], tuple[str, str]]
         return [], ("", "")
     return context["laid"].laid(rnd["line"], rnd["left"], context["cross"],
                                 (context["table"]["match_no"], rnd["number"]))
-
-
-def laid_of(table: Table) -> LaidLine:
-    """This table's line as laid out on the felt so far (web/templating/dominoes.py)."""
-    if table.laid is None:
-        table.laid = LaidLine()
-    return table.laid
 
 
 def render_table(env, context: dict, line: tuple | None = None) -> str:
@@ -125,18 +116,18 @@ def render_table(env, context: dict, line: tuple | None = None) -> str:
     return rendered(env, "_table.html", {**with_globals(env, context), "pieces": pieces}).strip()
 
 
-def render_partials(table: Table, tables: Tables, seat: int | None, oob: bool = False,
+def render_partials(table: Snapshot, state: TableState, seat: int | None, oob: bool = False,
                     message: str | None = None, holder: str | None = None) -> tuple[str, tuple]:
     """The swappable parts of a table page for one viewer (#table, #unseen, #me), and #me's key.
 
     In an HTTP answer they go out of band (`oob`), with `message` shown in #me's #flash; `holder`: the
     hash of the seat secret the viewer's browser holds (a spectator's request for a seat, `asked_as`).
     """
-    html, context = whole_page(table, tables, seat, oob, message, holder)
+    html, context = whole_page(table, state, seat, oob, message, holder)
     return html, me_key(context)
 
 
-def send_whole(connection, table: Table, tables: Tables, message: str | None = None,
+def send_whole(connection, table: Snapshot, state: TableState, message: str | None = None,
                again: bool = False) -> None:
     """Send one page the whole table (it connected, or missed a push), with `message` in its #flash;
     later pushes follow this one.
@@ -146,7 +137,7 @@ def send_whole(connection, table: Table, tables: Tables, message: str | None = N
     `again`: the page switched language in place (web/ws/endpoint.py), and gets it all the same; each
     render of this push is kept for the next switch, so switching back and forth renders nothing twice.
     """
-    pushed = pushed_of(table)
+    pushed = state.pushed
     if connection.whole_at == pushed.seq and not again:
         return
     if not still_holds(table, connection):
@@ -158,9 +149,9 @@ def send_whole(connection, table: Table, tables: Tables, message: str | None = N
         viewer = (connection.seat, current_language(), holder)
         made = kept_wholes.get(viewer)
         if made is None:
-            made = kept_wholes[viewer] = whole_made(table, tables, connection.seat, None, holder)
+            made = kept_wholes[viewer] = whole_made(table, state, connection.seat, None, holder)
     else:
-        made = whole_made(table, tables, connection.seat, message, holder)
+        made = whole_made(table, state, connection.seat, message, holder)
     html, key, unseen = made
     if connection.send(html):
         connection.me_key, connection.unseen = key, unseen
@@ -168,17 +159,17 @@ def send_whole(connection, table: Table, tables: Tables, message: str | None = N
         connection.seq = connection.whole_at = pushed.seq
 
 
-def whole_made(table: Table, tables: Tables, seat: int | None, message: str | None,
+def whole_made(table: Snapshot, state: TableState, seat: int | None, message: str | None,
                holder: str | None) -> tuple[str, tuple, bytes | None]:
     """A page's whole table (whole_page), the key of its #me and its unseen counts."""
-    html, context = whole_page(table, tables, seat, message=message, holder=holder)
+    html, context = whole_page(table, state, seat, message=message, holder=holder)
     return html, me_key(context), unseen_of(context["panel"])
 
 
-def whole_page(table: Table, tables: Tables, seat: int | None, oob: bool = False,
+def whole_page(table: Snapshot, state: TableState, seat: int | None, oob: bool = False,
                message: str | None = None, holder: str | None = None) -> tuple[str, dict]:
     """#table, #unseen and #me for one viewer in this request's language, and their context."""
-    context = table_context(table, tables, seat)
+    context = table_context(table, state, seat)
     context.update(oob=oob, message=message, asked=asked_as(table, seat, holder))
     lang = current_language()
     env = current_app.jinja_env.in_language(lang)
@@ -188,7 +179,7 @@ def whole_page(table: Table, tables: Tables, seat: int | None, oob: bool = False
     return render_table(env, context) + unseen + Mine(env, context).whole(), context
 
 
-def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
+def publish(app: Flask, hub: Hub, states: dict[str, TableState], table: Snapshot) -> None:
     """Push every page what changed: #table (whole, or only its changed pieces), its #unseen and its #me.
 
     A page that got the push before gets only the pieces that changed (web/push/pieces.py), during a
@@ -199,13 +190,14 @@ def publish(app: Flask, hub: Hub, tables: Tables, table: Table) -> None:
     needs no work for it: `waiting_key`); #unseen only when this viewer's counts changed.
     """
     connections = hub.connections(table.id)
-    before = pushed_of(table)
+    state = states[table.id]  # a defaultdict: a table first pushed gets an empty state
+    before = state.pushed
     if not connections:
-        table.pushed = Pushed(before.seq + 1)  # nobody saw it: whoever comes gets the whole table
+        state.pushed = Pushed(before.seq + 1)  # nobody saw it: whoever comes gets the whole table
         return
     with app.app_context():
-        push = Push(app, table, tables, before, any(connection.seat is None for connection in connections))
-        table.pushed = push.now
+        push = Push(app, table, state, before, any(connection.seat is None for connection in connections))
+        state.pushed = push.now
         for connection in connections:
             if not connection.alive:  # cut off or closing: its handler is about to unregister it
                 continue
@@ -222,17 +214,18 @@ class Push:
     """One push of a table to its pages: what they share rendered once per language, each #me once
     per seat, language and what the page last showed."""
 
-    def __init__(self, app: Flask, table: Table, tables: Tables, before: Pushed, spectators: bool = True):
-        self.app, self.table, self.tables = app, table, tables
+    def __init__(self, app: Flask, table: Snapshot, state: TableState, before: Pushed,
+                 spectators: bool = True):
+        self.app, self.table, self.state = app, table, state
         self.after = before.seq  # the push the pages last got
         # Straight to Jinja: partials need none of render_template's per-call context processors.
         self.templates = app.jinja_env.in_language  # each language has its own compiled templates
-        played = play_context(table, tables, before, spectators)  # a move in a round's play: most pushes
+        played = play_context(table, state, before, spectators)  # a move in a round's play: most pushes
         if played:
             context, counts, missing = played
             self.whole = None  # a page that needs the whole table gets table_context's (`whole_context`)
         else:
-            context = self.whole = table_context(table, tables, None, panel=False)
+            context = self.whole = table_context(table, state, None, panel=False)
         self.context = context
         context["seq"] = before.seq + 1  # this push's number, in its stamp
         self.tiles, self.spots = line_of(context)  # unmarked: a delta marks its new tiles only
@@ -324,7 +317,7 @@ class Push:
         """The context a whole #table or #me is rendered from: table_context's, made once when a push
         in a round's play (`play_context`) meets a page that needs one."""
         if self.whole is None:
-            self.whole = table_context(self.table, self.tables, None, panel=False)
+            self.whole = table_context(self.table, self.state, None, panel=False)
             self.whole["seq"] = self.context["seq"]
         return self.whole
 
@@ -334,7 +327,7 @@ UNSEEN_FRAMES: dict[tuple[bool, str], tuple[str, str]] = {}  # (spectator, langu
 COUNTS_SLOT = "\x00counts\x00"  # where the counts go in a frame (no template writes it)
 
 
-def waiting_key(table: Table, context: dict, seat: int | None) -> str | None:
+def waiting_key(table: Snapshot, context: dict, seat: int | None) -> str | None:
     """What a seat's #me hangs on while it waits for its turn in a round's play (see `me_key`); None for
     a spectator, and for the seat to play (its #me shows the ends its tiles fit, its clock, ...)."""
     rnd = table.match.round if seat is not None and table.match else None
@@ -342,7 +335,7 @@ def waiting_key(table: Table, context: dict, seat: int | None) -> str | None:
         return None
     # No seats changing hands in it: they do so between rounds only (HANDOVER_PHASES), and a seat's
     # #me shows them only then (mine.handover_shown).
-    hand = " ".join([tile.text for tile in rnd.hands[seat]])  # a list: join makes one of a generator
+    hand = own_hand(rnd, seat)
     # One string, not a tuple: kept from push to push, a tuple would pass the collector's young pass.
     return f'{table.match_no}|{rnd.number}|{hand}|{len(context["players"])}'
 
@@ -380,32 +373,31 @@ def unseen_count(app: Flask, number: int, count: int) -> str:
     return UNSEEN_COUNTS[number, count]
 
 
-def still_holds(table: Table, connection) -> bool:
+def still_holds(table: Snapshot, connection) -> bool:
     """Whether a page's seat is still its own (and a spectator's page was not handed one)."""
     holder = getattr(connection, "holder", None)
     if connection.seat is not None:
-        return table.secret_hashes[connection.seat] == holder
-    return holder is None or holder not in table.secret_hashes
+        return table.holders[connection.seat] == holder
+    return holder is None or holder not in table.holders
 
 
-def asked_as(table: Table, seat: int | None, holder: str | None) -> str | None:
+def asked_as(table: Snapshot, seat: int | None, holder: str | None) -> str | None:
     """The name a spectator asked for a seat under, from this browser (`holder`: the hash of the
     secret its cookie holds, which the seat will take); None for a seat or anyone who did not ask."""
     if seat is not None or holder is None or not table.asks:
         return None
-    return next((shown_name(ask.name) for ask in table.asks.values() if ask.secret_hash == holder), None)
+    return next((shown_name(name) for _, name, secret_hash in table.asks if secret_hash == holder), None)
 
 
-def handover_of(table: Table, now: float) -> dict | None:
+def handover_of(table: Snapshot) -> dict | None:
     """Seats that may change hands (disconnected ones, but the host's: the host hands seats over; a seat
     reloading its page is not one, S4; and none twice between two rounds) and the spectators asking for
     one, once play began."""
     if table.phase == "waiting":
         return None
-    free = [{"seat": s, "name": shown_name(name)} for s, name in enumerate(table.players)
-            if s and not table.present(s, now) and not table.reseated(s)]
-    asks = [{"id": key, "name": shown_name(ask.name)} for key, ask in table.asks.items()]
-    return {"free": free, "asks": asks, "open": table.phase in HANDOVER_PHASES}
+    free = [{"seat": s, "name": shown_name(table.players[s])} for s in table.free]
+    asks = [{"id": key, "name": shown_name(name)} for key, name, _ in table.asks]
+    return {"free": free, "asks": asks, "open": table.handover_open}
 
 
 def flash_alone(message: str) -> str:

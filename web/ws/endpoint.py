@@ -277,7 +277,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
             seat = connection.seat = my_seat(table)  # again under the lock: a seat may change hands
             live.hub.add(table.id, connection)
             if not live.tables.connect(table, seat):  # (if it did, that push sent this page the whole table)
-                send_whole(connection, table, live.tables, lost if seat is None else None)
+                send_whole(connection, *live.shown(table), lost if seat is None else None)
         if seat is None:
             watched = live.tables.watching(table, connection.holder, opened=True)
         # This handler is the connection's writer (pushes are queued, never written under a
@@ -298,7 +298,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
                     continue
                 if message == REFRESH:  # the page missed a push (static/fichas.js)
                     with live.tables.locked(table) as table:
-                        send_whole(connection, table, live.tables)
+                        send_whole(connection, *live.shown(table))
                     time.sleep(0)
                     continue
                 if message in SWITCHES and SWITCHES[message] in current_app.config["LANGUAGES"]:
@@ -309,7 +309,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
                         connection.lang = SWITCHES[message]
                         speak_from_now(current_app, connection.lang)
                         with live.tables.locked(table) as table:
-                            send_whole(connection, table, live.tables, again=True)
+                            send_whole(connection, *live.shown(table), again=True)
                     time.sleep(0)
                     continue
                 refused, moved_at = websocket_action(live.tables, table, seat, message, moved_at)

@@ -67,18 +67,19 @@ def test_a_push_in_a_rounds_play_sends_what_one_from_the_whole_view_sends(make_a
         try:
             compare(table)
         except Exception as error:  # told after the match, with the push it was at
-            failures.append(f"push {pushes.pushed_of(table).seq + 1}: {error!r}")
+            failures.append(f"push {live.state[table.id].pushed.seq + 1}: {error!r}")
         publish(table)
 
     def compare(table) -> None:
-        before = pushes.pushed_of(table)
+        shown, state = live.shown(table)
+        before = state.pushed
         connections = [c for c in hub.connections(table.id) if c.alive]
         if connections:
             with app.app_context():
-                played = pushes.Push(app, table, tables, before, spectators=True)
+                played = pushes.Push(app, shown, state, before, spectators=True)
                 if played.whole is None:  # built from the round alone
                     monkeypatch.setattr(pushes, "play_context", lambda *args: None)
-                    whole = pushes.Push(app, table, tables, before)
+                    whole = pushes.Push(app, shown, state, before)
                     monkeypatch.setattr(pushes, "play_context", play_context)
                     assert played.now == whole.now
                     for connection in connections:

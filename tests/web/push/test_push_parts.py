@@ -56,7 +56,7 @@ def whole_for(app, table, seat):
     twin = Connection(Inbox(), seat)
     twin.holder = table.secret_hashes[seat]
     with app.test_request_context(), table.lock:
-        send_whole(twin, table, app.extensions["fichas"].tables)
+        send_whole(twin, *app.extensions["fichas"].shown(table))
     twin.flush(0)
     return twin.socket.messages
 
@@ -81,7 +81,7 @@ def test_pages_asking_for_the_whole_table_at_any_moment_show_what_a_new_page_sho
         for seat, (connection, inbox) in enumerate(pages):
             if rng.random() < 0.2:  # this page missed a push, and asks for the whole table
                 with app.test_request_context(), table.lock:
-                    send_whole(connection, table, app.extensions["fichas"].tables)
+                    send_whole(connection, *app.extensions["fichas"].shown(table))
                 refreshed += 1
             sent = len(inbox.messages)
             connection.flush(0)

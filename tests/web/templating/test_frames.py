@@ -54,7 +54,7 @@ def compare(app, tables, table) -> int:
     for lang in LANGUAGES:
         env = app.jinja_env.in_language(lang)
         with speaking(app, lang):
-            context = table_context(table, tables, None)
+            context = table_context(*app.extensions["fichas"].shown(table), None)
             rnd = context["rnd"]
             pieces = Pieces(env, context)
             assert pieces.announce() == pieces.render("_announce.html")
@@ -65,7 +65,7 @@ def compare(app, tables, table) -> int:
                 assert pieces.log_line(n) == pieces.render("_log_line.html", e=entry, n=n)
             compared += 2 + rnd["moves"] - first + 1
             for seat in range(len(context["players"])):
-                context = table_context(table, tables, seat)
+                context = table_context(*app.extensions["fichas"].shown(table), seat)
                 mine = Mine(env, context)
                 # The prompt, kept by its key from table to table (web/push/own_part.py KEPT): its key holds
                 # every fact it shows (the tile just drawn, a turn cut short), or another's is shown.
@@ -123,7 +123,7 @@ def test_every_shape_of_a_move_reads_as_its_template_renders_it(tmp_path, lang):
     env = app.jinja_env.in_language(lang)
     compared = 0
     with app.app_context(), speaking(app, lang):
-        state = table_context(table, tables, None)
+        state = table_context(*app.extensions["fichas"].shown(table), None)
         shapes = itertools.product(MOVES, (None, [4, 4], [0, 6]), ((False, 0), (False, 2), (True, None)),
                                    (None, "5-5"), (True, False), (False, True))
         for last, ends, (over, turn), opening, draws, new_match in shapes:

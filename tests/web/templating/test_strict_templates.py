@@ -95,7 +95,8 @@ def test_every_push_of_whole_matches_renders_with_nothing_undefined(make_app, va
         """Render this push for every page, keeping the failure (the tables log one and go on)."""
         try:
             with app.app_context():
-                push = pushing.Push(app, table, tables, pushing.pushed_of(table), spectators=True)
+                shown, state = app.extensions["fichas"].shown(table)
+                push = pushing.Push(app, shown, state, state.pushed, spectators=True)
                 for connection in hub.connections(table.id):
                     push.message_for(connection)
             pushes.append(table.version)
