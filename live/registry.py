@@ -193,3 +193,12 @@ class Registry:
     def setting(self, key: str, make: Callable[[], str]) -> str:
         """A setting kept with the tables (the CSRF secret); the first call anywhere stores `make()`."""
         return self.store.setting(key, make)
+
+    def stop(self) -> None:
+        """The server is stopping: no page's going counts from now on, and the store keeps when (thaw)."""
+        self.stopping = True
+        self.store.mark_stopped(self.now())
+
+    def close(self) -> None:
+        """Close the store (tests build many apps)."""
+        self.store.close()

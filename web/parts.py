@@ -46,10 +46,9 @@ class Fichas:
         back. The clock plays no turn meanwhile, and no page's going counts as a disconnection (S4); the
         store keeps when it stopped, so that the next start moves every running clock on by the time the
         server was down (Store.thaw): no turn loses time to a restart."""
-        self.tables.stopping = True
         self.clock.stop()
         try:
-            self.tables.store.mark_stopped(self.tables.now())
+            self.tables.stop()
         except Exception:  # the pages must still be told: the restart then counts it as a crash
             log.exception("the stop could not be stored")
         self.pinger.stop()
@@ -76,7 +75,7 @@ class Fichas:
         for job in self.jobs:
             job.stop()
         self.hub.close_all()
-        self.tables.store.close()
+        self.tables.close()
 
 
 def fichas() -> Fichas:
