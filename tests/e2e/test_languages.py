@@ -7,9 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from helpers.pages import live_table
-
-from .players import Player
-from .test_seat_back import private_link, two_at_block
+from helpers.players import Player, private_link, two_at_block
 
 
 def test_switching_language_keeps_the_private_seat_link(open_page, make_server):

@@ -13,7 +13,8 @@ import time
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .players import Player, Stats, wait_first_push
+from helpers.players import Player, Stats, wait_first_push
+
 from .test_browser import BLOCK_SEED, seeded, sit_down
 
 pytestmark = pytest.mark.browser

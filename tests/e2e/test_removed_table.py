@@ -8,10 +8,9 @@ from contextlib import closing
 
 from playwright.sync_api import expect
 
+from helpers.page_probes import freeze, thaw
+from helpers.players import Player
 from live.purge import main as purge
-
-from .players import Player
-from .test_presence import freeze, thaw
 
 REMOVED = "This table has been removed. Open a new table."
 

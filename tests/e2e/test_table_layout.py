@@ -12,8 +12,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from helpers.players import Player, Stats, play_one_move, seat_players
+
 from .conftest import close_within
-from .players import Player, Stats, play_one_move, seat_players
 from .test_browser import BLOCK_SEED, DRAW_SEED, NAMES, PARTNERSHIP_SEED, seeded
 
 pytestmark = pytest.mark.browser
