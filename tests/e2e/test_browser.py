@@ -18,6 +18,7 @@ from helpers.players import (
     BLOCK_SEED,
     DRAW_SEED,
     ENDS_IN_SIGHT,
+    PARTNERSHIP_SEED,
     Player,
     Stats,
     play_one_move,
@@ -28,9 +29,6 @@ from helpers.players import (
 
 pytestmark = pytest.mark.browser
 
-NAMES = ("Ana", "Bea", "Carl", "Dan")
-# Seeds whose first deal, played with Player.move's choices, uses the paths named.
-PARTNERSHIP_SEED = 4  # Ana opens; a tile fits both ends 5 times; 4 passes; 28 moves
 TURN = re.compile(r"\bturn\b")
 OFFLINE = re.compile(r"\boffline\b")
 
