@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from helpers.chromium import TIMEOUT_MS, close_within
 from helpers.page_probes import LATE_REPORT_SECONDS, SIZES, watched, with_axe
 from helpers.players import Player, Stats, play_one_move, private_link, pump_until, seat_players, two_at_block
+
+pytestmark = pytest.mark.browser
 
 NAMES = ("Ana", "Bea")
 ME_VIOLATIONS = ("() => axe.run('#me')"  # a viewer's own part: its rules broken, and where
