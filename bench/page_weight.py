@@ -20,8 +20,8 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app import create_app  # noqa: E402
-from tests.e2e.conftest import launch_chromium  # noqa: E402
 from tests.helpers import LiveServer  # noqa: E402
+from tests.helpers.chromium import launch_chromium  # noqa: E402
 
 
 def load(page, url: str) -> dict:

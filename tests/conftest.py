@@ -5,9 +5,17 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
 
 from app import create_app
 from helpers import FAST, Browser, LiveServer
+from helpers.profiles import MAX_EXAMPLES, QUICK, THOROUGH
+
+# Hypothesis profiles: a quick one by default for the edit-test loop, the thorough one in CI (.ci/run sets
+# HYPOTHESIS_PROFILE=thorough). Tests write their counts for thorough through helpers.profiles.examples.
+settings.register_profile(QUICK, max_examples=MAX_EXAMPLES[QUICK])
+settings.register_profile(THOROUGH, max_examples=MAX_EXAMPLES[THOROUGH])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", QUICK))
 
 
 def pytest_sessionfinish(session, exitstatus):

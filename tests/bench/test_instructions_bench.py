@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # counts a move's instructions under valgrind: out of the quick loop
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

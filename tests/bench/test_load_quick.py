@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from helpers.bench import load_generator
 from helpers.shards import nginx_or_skip
+
+pytestmark = pytest.mark.slow  # drives real servers and shards with the load generator: out of the quick loop
 
 
 def test_five_tables_play_and_every_move_reaches_all_four_seats():

@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # plays interleaved tables through the publish benchmark: out of the quick loop
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -6,10 +6,13 @@ import random
 import re
 import time
 
+import pytest
+
 from game.record import load_match
 from helpers.pages import choose_move, seat_up, shown_now, wait_until
 
 
+@pytest.mark.slow  # a whole match played by the clock in real time
 def test_s3_the_table_plays_a_whole_match_for_players_who_never_act(make_server):
     # Seed 0 deals a match the table plays out in two rounds (45 turns): a pause is crossed too.
     server = make_server(TURN_SECONDS=0.1, OFFLINE_SECONDS=0.05, PAUSE_SECONDS=0.1, GRACE_SECONDS=0,

@@ -5,11 +5,10 @@ from __future__ import annotations
 import threading
 
 from game.errors import GameError
+from helpers.clock import FakeClock, connect_all, full_table
 from live.store import Store
 from live.tables import Tables
 from live.turnclock import Timing
-
-from .test_turn_clock import FakeClock, connect_all, full_table
 
 TIMING = Timing(turn=45, offline=5, pause=30, grace=0)
 

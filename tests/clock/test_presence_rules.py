@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 from game.errors import GameError
+from helpers.clock import START, TIMING, FakeClock, connect_all, finish_round, full_table
 from live.store import Store
 from live.table import SeatRefused
 from live.tables import Tables
 from live.turnclock import Timing, TurnClock
-
-from .test_turn_clock import START, TIMING, FakeClock, _finish_round, connect_all, full_table
 
 
 @pytest.fixture
@@ -165,7 +164,7 @@ def test_t13_only_the_host_or_the_acting_host_starts_the_next_round(make_tables,
     tables = make_tables(LONG_PAUSE)
     table = full_table(tables, target=500)  # a round scores at most 168: round one ends in a pause
     connect_all(tables, table)
-    _finish_round(tables, table, clock)
+    finish_round(tables, table, clock)
     for seat in (1, 2, 3):
         with pytest.raises(GameError, match="Only the host"):
             tables.act(table, seat, "next_round", table.version)
@@ -188,7 +187,7 @@ def test_t13_the_acting_host_hands_a_seat_over_and_the_host_gets_it_back(make_ta
     tables = make_tables(LONG_PAUSE)
     table = full_table(tables, target=500)
     connect_all(tables, table)
-    _finish_round(tables, table, clock)
+    finish_round(tables, table, clock)
     tables.disconnect(table, 0)
     tables.disconnect(table, 3)
     clock.advance(60)
@@ -214,7 +213,7 @@ def test_t13_the_table_wakes_to_tell_who_stands_in(make_tables, clock):
     tables = make_tables(LONG_PAUSE)
     table = full_table(tables, target=500)
     connect_all(tables, table)
-    _finish_round(tables, table, clock)
+    finish_round(tables, table, clock)
     tables.disconnect(table, 0)
     clock.advance(3)
     tables.expire(table.id)  # the host shows as away

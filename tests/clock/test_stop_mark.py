@@ -3,10 +3,9 @@ a restart), and a stale mark, one a process wrote changes after, moves nothing (
 
 from __future__ import annotations
 
+from helpers.clock import START, TIMING, FakeClock, connect_all, full_table
 from live.store import Store
 from live.tables import Tables
-
-from .test_turn_clock import START, TIMING, FakeClock, connect_all, full_table
 
 
 def a_running_turn(tmp_path, clock):

@@ -7,25 +7,9 @@ import random
 
 import pytest
 
+from helpers.clock import START, TIMING, FakeClock, connect_all, finish_round, full_table
 from live.store import Store
 from live.tables import Tables
-from live.turnclock import Timing
-
-TIMING = Timing(turn=45, offline=5, pause=30, grace=15, settle=3, host_wait=60)
-START = 1_000_000.0
-
-
-class FakeClock:
-    """Time that moves only when the test says so."""
-
-    def __init__(self, now: float = START):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @pytest.fixture
@@ -43,20 +27,6 @@ def tables(db, clock):
     store = Store(db)
     yield Tables(store, TIMING, now=clock)
     store.close()
-
-
-def full_table(tables, variant="partnership", seats=4, target=100):
-    """A table whose seats are all taken (so round one has started); returns it."""
-    names = ["Ana", "Bea", "Carl", "Dan"][:seats]
-    table, _ = tables.create(names[0], variant, seats, target)
-    for name in names[1:]:
-        tables.join(table, name)
-    return table
-
-
-def connect_all(tables, table):
-    for seat in range(table.seats):
-        tables.connect(table, seat)
 
 
 def test_s3_turn_runs_45_seconds_then_the_table_plays(tables, clock):
@@ -224,7 +194,7 @@ def test_s1_a_player_still_opening_the_page_is_not_disconnected(tables, clock):
 def test_t10_pause_of_30_seconds_then_the_next_round_starts_itself(tables, clock):
     table = full_table(tables, target=500)  # a round scores at most 168: round one ends in a pause
     connect_all(tables, table)
-    _finish_round(tables, table, clock)
+    finish_round(tables, table, clock)
     assert table.phase == "pause"
     ended = clock.now
     assert table.due_at() == ended + 30
@@ -239,7 +209,7 @@ def test_t10_pause_of_30_seconds_then_the_next_round_starts_itself(tables, clock
 def test_t10_host_starts_the_next_round_early(tables, clock):
     table = full_table(tables, target=500)  # a round scores at most 168: round one ends in a pause
     connect_all(tables, table)
-    _finish_round(tables, table, clock)
+    finish_round(tables, table, clock)
     clock.advance(3)
     tables.act(table, 0, "next_round", table.version)
     assert table.phase == "playing" and table.match.round.number == 2
@@ -302,15 +272,6 @@ def _take_turn(tables, table):
         tables.act(table, table.turn, "play", table.version, *_first_move(table))
     else:
         tables.act(table, table.turn, "pass", table.version)
-
-
-def _finish_round(tables, table, clock):
-    """Let the clock play the round out (45 s a turn)."""
-    number = table.match.round.number
-    while table.phase == "playing" and table.match.round.number == number:
-        clock.advance(45)
-        assert tables.expire(table.id)
-    assert table.phase == "pause", "the match ended with this round"
 
 
 def test_s4_a_real_disconnection_during_the_restart_grace_still_counts(db, clock):

@@ -21,9 +21,9 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app import create_app  # noqa: E402
-from tests.e2e.conftest import launch_chromium  # noqa: E402
-from tests.e2e.players import Player, Stats, play_one_move, seat_players  # noqa: E402
 from tests.helpers import LiveServer  # noqa: E402
+from tests.helpers.chromium import launch_chromium  # noqa: E402
+from tests.helpers.players import Player, Stats, play_one_move, seat_players  # noqa: E402
 
 SEED = 4  # after MOVES moves of this deal: Carl to play, two of his four tiles fit,
 MOVES = 14  # and Ana's and Bea's passes are on record (T7)

@@ -8,27 +8,18 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from .players import Player, Stats, play_one_move
-from .test_browser import BLOCK_SEED, seeded
+from helpers.page_probes import SIZES, with_axe
+from helpers.players import BLOCK_SEED, Player, Stats, play_one_move, seeded
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
-SIZES = ({"width": 1280, "height": 800}, {"width": 360, "height": 640})
 # Each axe pass takes seconds on a slow machine: with 45-second turns the table played a turn
 # itself while the screens were checked (CI, session 16), and the test then pressed a stale turn.
 LONG_TURN = 600
-
-
-def with_axe(page: Page) -> Page:
-    """The page, with axe loaded into every document it opens from now on."""
-    page.context.add_init_script(path=str(AXE))
-    return page
 
 
 def violations(page: Page) -> list[str]:

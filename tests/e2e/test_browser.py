@@ -2,45 +2,35 @@
 
 Every player has their own browser context (own cookies), some phone-sized. Deals are seeded
 (the server's TABLES_OPTIONS rng) so that each path a person can take (a tile that fits both
-ends, Pass, Draw) comes up; the players' choices are fixed too (players.Player.move).
+ends, Pass, Draw) comes up; the players' choices are fixed too (helpers.players.Player.move).
 """
 
 from __future__ import annotations
 
 import itertools
-import random
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from .players import AUTO_NOTE, ENDS_IN_SIGHT, Player, Stats, play_one_move, seat_players, tile_key
+from helpers.players import (
+    AUTO_NOTE,
+    BLOCK_SEED,
+    DRAW_SEED,
+    ENDS_IN_SIGHT,
+    PARTNERSHIP_SEED,
+    Player,
+    Stats,
+    play_one_move,
+    seeded,
+    sit_down,
+    tile_key,
+)
 
 pytestmark = pytest.mark.browser
 
-NAMES = ("Ana", "Bea", "Carl", "Dan")
-# Seeds whose first deal, played with Player.move's choices, uses the paths named.
-PARTNERSHIP_SEED = 4  # Ana opens; a tile fits both ends 5 times; 4 passes; 28 moves
-BLOCK_SEED = 3  # Bea opens with 6-6; tiles fit both ends twice, 2 passes, the round blocks
-DRAW_SEED = 2  # Bea opens with 3-3; 4 draws from the boneyard
 TURN = re.compile(r"\bturn\b")
 OFFLINE = re.compile(r"\boffline\b")
-
-
-def seeded(seed: int) -> dict:
-    """Server settings that deal from a seeded generator."""
-    return {"TABLES_OPTIONS": {"rng": random.Random(seed)}}
-
-
-def sit_down(open_page, server, seats: int, variant: str = "partnership", target: int = 100,
-             phones=(1, 3)) -> list[Player]:
-    """Seat `seats` people (those at `phones` on phone-sized screens) at a new table."""
-    players = [Player(open_page(phone=seat in phones), NAMES[seat], phone=seat in phones)
-               for seat in range(seats)]
-    seat_players(server.url, players, variant, target)
-    for player in players:
-        player.wait_version(seats)  # one version per join
-    return players
 
 
 def check_privacy(players: list[Player]) -> None:

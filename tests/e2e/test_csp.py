@@ -8,43 +8,13 @@ collected too. People create a table, join it and play by clicking; nothing may 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
+from helpers.page_probes import LATE_REPORT_SECONDS, watched
+from helpers.players import BLOCK_SEED, Player, Stats, play_one_move, pump_until, seat_players, seeded
 from web.guard.security import CSP
 
-from .players import Player, Stats, play_one_move, pump_until, seat_players
-from .test_browser import BLOCK_SEED, seeded
-
 pytestmark = pytest.mark.browser
-
-WATCH = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", function (e) {
-  var seen = e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " at " +
-             (e.sourceFile || document.location.pathname) + ":" + e.lineNumber;
-  window.__violations.push(seen);
-  if (window.fichasReportViolation) window.fichasReportViolation(seen);
-});
-"""
-
-
-LATE_REPORT_SECONDS = 0.5  # how long a page's report may still take to reach the test
-
-
-def watched(open_page, problems: list[str], phone: bool = False) -> Page:
-    """A new page whose CSP violations, console errors and page errors land in `problems`."""
-    page = open_page(phone=phone)
-    page.expose_function("fichasReportViolation", lambda seen: problems.append(f"CSP: {seen}"))
-    page.add_init_script(WATCH)
-
-    def on_console(message) -> None:
-        if message.type == "error" or "Content-Security-Policy" in message.text:
-            problems.append(f"console {message.type}: {message.text}")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    return page
-
 
 def test_a_game_under_the_strict_policy_reports_no_violation(open_page, make_server):
     server = make_server(**seeded(BLOCK_SEED))

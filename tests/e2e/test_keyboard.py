@@ -12,23 +12,21 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .players import Player, Stats, play_one_move, tile_key, wait_first_push
-from .test_browser import BLOCK_SEED, DRAW_SEED, seeded, sit_down
+from helpers.page_probes import LISTEN, speak
+from helpers.players import (
+    BLOCK_SEED,
+    DRAW_SEED,
+    Player,
+    Stats,
+    play_one_move,
+    seeded,
+    sit_down,
+    tile_key,
+    wait_first_push,
+)
 
 pytestmark = pytest.mark.browser
 
-# Records each sentence added to the live regions, in order (window.heard, window.alerted).
-LISTEN = """
-window.heard = []; window.alerted = [];
-document.addEventListener("DOMContentLoaded", () => {
-  for (const [id, list] of [["announcer", window.heard], ["alerts", window.alerted]]) {
-    const region = document.getElementById(id);
-    if (!region) continue;
-    new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(
-      n => list.push(n.textContent)))).observe(region, {childList: true});
-  }
-});
-"""
 # What a screen reader hears, in each language: a move (name, then a play with its tile, a pass or a
 # draw), one's own move, the round's result, a pass's numbers, the player's own turn, and the
 # spectator's prompt.
@@ -89,14 +87,6 @@ def keyboard_move(player: Player, n: int, both: list[str]) -> str:
     expect(pass_).to_be_focused()
     page.keyboard.press("p" if n % 2 else "Enter")
     return "pass"
-
-
-def speak(page: Page, url: str, lang: str) -> None:
-    """The page's viewer chooses `lang` (the switch's cookie) and the page is loaded again."""
-    if lang != "en":
-        page.context.add_cookies([{"name": "lang", "value": lang, "url": url}])
-        page.reload()
-        expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

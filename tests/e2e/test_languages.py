@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from helpers.pages import live_table
+from helpers.players import Player, private_link, two_at_block
 
-from .players import Player
-from .test_seat_back import private_link, two_at_block
+pytestmark = pytest.mark.browser
 
 
 def test_switching_language_keeps_the_private_seat_link(open_page, make_server):

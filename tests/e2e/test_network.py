@@ -14,9 +14,8 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
+from helpers.players import Player, seat_players, wait_first_push
 from helpers.production import Production
-
-from .players import Player, seat_players, wait_first_push
 
 pytestmark = pytest.mark.browser
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import TIMEOUT_MS, close_within
-from .players import ENDS_IN_SIGHT, Player, Stats, play_one_move, seat_players
-from .test_browser import BLOCK_SEED, seeded
-from .test_keyboard import speak
+from helpers.chromium import TIMEOUT_MS, close_within
+from helpers.page_probes import speak
+from helpers.players import BLOCK_SEED, ENDS_IN_SIGHT, Player, Stats, play_one_move, seat_players, seeded
 
 pytestmark = pytest.mark.browser
 

@@ -9,10 +9,9 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from helpers.page_probes import LISTEN, freeze, thaw
+from helpers.players import Player, Stats, seat_players
 from helpers.shards import Shard
-
-from .players import Player, Stats, seat_players
-from .test_keyboard import LISTEN
 
 pytestmark = pytest.mark.browser
 
@@ -59,26 +58,6 @@ def two_seated(url: str, open_page) -> tuple[Player, Player]:
     for player in (ana, bea):
         player.wait_version(2)
     return (ana, bea) if ana.turn() == 0 else (bea, ana)
-
-
-def freeze(player: Player):
-    """Freeze the player's page as a browser freezes a hidden one; returns the CDP session to thaw it.
-
-    Page.setWebLifecycleState stops nothing in headless Chromium 156 (a page it calls frozen still runs
-    its timers and gets no freeze event: the report of issue 43 has the evidence), so the page's
-    scripts are also stopped in the debugger: no script runs, while the browser keeps the socket
-    and answers its pings, as it does for a frozen page."""
-    cdp = player.page.context.new_cdp_session(player.page)
-    cdp.send("Page.setWebLifecycleState", {"state": "frozen"})
-    cdp.send("Debugger.enable")
-    cdp.send("Debugger.pause")
-    return cdp
-
-
-def thaw(cdp) -> None:
-    cdp.send("Debugger.resume")
-    cdp.send("Debugger.disable")
-    cdp.send("Page.setWebLifecycleState", {"state": "active"})
 
 
 def fewest_seconds(player: Player, seat: int) -> int:

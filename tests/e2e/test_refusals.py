@@ -13,8 +13,7 @@ import time
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .players import Player, Stats, wait_first_push
-from .test_browser import BLOCK_SEED, seeded, sit_down
+from helpers.players import BLOCK_SEED, Player, Stats, seeded, sit_down, wait_first_push
 
 pytestmark = pytest.mark.browser
 

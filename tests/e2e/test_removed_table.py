@@ -6,12 +6,14 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 
+import pytest
 from playwright.sync_api import expect
 
+from helpers.page_probes import freeze, thaw
+from helpers.players import Player
 from live.purge import main as purge
 
-from .players import Player
-from .test_presence import freeze, thaw
+pytestmark = pytest.mark.browser
 
 REMOVED = "This table has been removed. Open a new table."
 

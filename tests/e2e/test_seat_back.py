@@ -5,36 +5,19 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from .conftest import TIMEOUT_MS, close_within
-from .players import Player, Stats, play_one_move, pump_until, seat_players
-from .test_axe import SIZES, with_axe
-from .test_csp import LATE_REPORT_SECONDS, watched
+from helpers.chromium import TIMEOUT_MS, close_within
+from helpers.page_probes import LATE_REPORT_SECONDS, SIZES, watched, with_axe
+from helpers.players import Player, Stats, play_one_move, private_link, pump_until, seat_players, two_at_block
+
+pytestmark = pytest.mark.browser
 
 NAMES = ("Ana", "Bea")
 ME_VIOLATIONS = ("() => axe.run('#me')"  # a viewer's own part: its rules broken, and where
                  ".then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target)))")
 BLOCK_SEED = 1
-
-
-def two_at_block(open_page, make_server) -> tuple[object, list[Player], str]:
-    server = make_server(TABLES_OPTIONS={"rng": random.Random(BLOCK_SEED)}, PAUSE_SECONDS=300)
-    players = [Player(open_page(), NAMES[0]), Player(open_page(phone=True), NAMES[1], phone=True)]
-    link = seat_players(server.url, players, "block", 100)
-    for player in players:
-        player.wait_version(2)
-    return server, players, link
-
-
-def private_link(player: Player) -> str:
-    """What a player sees when they open their private link (copyable)."""
-    page = player.page
-    page.locator("#seat-link summary").click()
-    page.get_by_role("button", name="Show my link").click()
-    field = page.locator("#seat-link-input")
-    expect(field).to_be_visible()
-    return field.input_value()
 
 
 def play_round(players: list[Player]) -> None:

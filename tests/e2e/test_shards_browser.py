@@ -9,9 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from helpers.players import Player, Stats, play_one_move, seat_players
 from helpers.shards import Cluster
-
-from .players import Player, Stats, play_one_move, seat_players
 
 pytestmark = pytest.mark.browser
 RECONNECT_MS = 70_000  # htmx-ext-ws's full-jitter back-off waits up to 64 s after a few failures

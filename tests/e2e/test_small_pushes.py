@@ -8,8 +8,16 @@ import re
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .players import Player, Stats, play_one_move, pump_until, wait_first_push
-from .test_browser import BLOCK_SEED, seeded, sit_down
+from helpers.players import (
+    BLOCK_SEED,
+    Player,
+    Stats,
+    play_one_move,
+    pump_until,
+    seeded,
+    sit_down,
+    wait_first_push,
+)
 
 pytestmark = pytest.mark.browser
 COUNTDOWN = re.compile(r"\b\d+ s\b")  # clocks tick on their own: not part of what is compared

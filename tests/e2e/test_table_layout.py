@@ -12,9 +12,18 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import close_within
-from .players import Player, Stats, play_one_move, seat_players
-from .test_browser import BLOCK_SEED, DRAW_SEED, NAMES, PARTNERSHIP_SEED, seeded
+from helpers.chromium import close_within
+from helpers.players import (
+    BLOCK_SEED,
+    DRAW_SEED,
+    NAMES,
+    PARTNERSHIP_SEED,
+    Player,
+    Stats,
+    play_one_move,
+    seat_players,
+    seeded,
+)
 
 pytestmark = pytest.mark.browser
 

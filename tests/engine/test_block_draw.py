@@ -10,9 +10,8 @@ from game.rules import Round
 from game.simulate import play_match, play_round
 from game.tiles import Tile
 from game.variants import VARIANTS
-
-from .notation import apply, hand, line, replay, round_from, snapshot
-from .positions import (
+from helpers.notation import apply, hand, line, replay, round_from, snapshot
+from helpers.positions import (
     BLOCK_DOMINO,
     BLOCK_TIE_EARLIER_PLACER,
     BLOCK_TIE_LAST_PLACER,

@@ -12,9 +12,8 @@ from game.rules import Event
 from game.simulate import play_match
 from game.tiles import Tile
 from game.variants import RoundResult
-
-from .notation import snapshot
-from .positions import BLOCK_DOMINO, BOTH_ENDS, DRAW_CLOSED, DRAW_OPENED, partnership_blocked, position
+from helpers.notation import snapshot
+from helpers.positions import BLOCK_DOMINO, BOTH_ENDS, DRAW_CLOSED, DRAW_OPENED, partnership_blocked, position
 
 T = Tile.parse
 

@@ -21,8 +21,7 @@ from game.simulate import play_match, random_match_move
 from game.tiles import hand_points
 from game.variants import Block, Partnership, RoundResult, get_variant
 from game.views import player_panel, seat_view, spectator_view, variant_facts, variant_menu
-
-from .sight import hidden_tiles, shown_tiles
+from helpers.sight import hidden_tiles, shown_tiles
 
 
 class Sixes(Partnership):

@@ -12,9 +12,8 @@ from game.rules import Round
 from game.simulate import play_match, play_match_round, play_round, random_move
 from game.tiles import ALL_TILES, Tile
 from game.variants import VARIANTS
-
-from .notation import apply, line, replay, round_from, snapshot
-from .positions import LOW_REST, PARTNERSHIP, TIED_REST, partnership_blocked
+from helpers.notation import apply, line, replay, round_from, snapshot
+from helpers.positions import LOW_REST, PARTNERSHIP, TIED_REST, partnership_blocked
 
 PARTNERSHIP_VARIANT = VARIANTS["partnership"]
 

@@ -3,6 +3,7 @@
 Each example plays whole matches with random legal moves (game.simulate), a share of them
 made by the table's automatic move (S3), and checks after every move and every round what the
 rules promise. The scoring is checked against a second, independent reading of the rules.
+The counts are the thorough profile's (CI's); the quick default runs a tenth (helpers/profiles.py).
 """
 
 import json
@@ -17,6 +18,7 @@ from game.record import dumps, export_match, load_match, load_round
 from game.rules import Round
 from game.simulate import play_match, play_match_round, random_match_move
 from game.tiles import ALL_TILES, Tile
+from helpers.profiles import examples
 
 CONFIGS = [("partnership", 4), *((v, s) for v in ("block", "draw") for s in (2, 3, 4))]
 
@@ -151,14 +153,14 @@ def play_checked_match(variant: str, seats: int, target: int, seed: int, auto_sh
     return match
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(config=configs, seed=seeds, auto_share=auto_shares)
 def test_every_move_keeps_the_rules(config, seed, auto_share):
     variant, seats = config
     play_checked_match(variant, seats, 50, seed, auto_share)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(config=configs, target=st.sampled_from(TARGETS[:4]), seed=seeds, auto_share=auto_shares)
 def test_t11_t12_match_ends_at_target_with_one_winner(config, target, seed, auto_share):
     variant, seats = config
@@ -173,7 +175,7 @@ def test_t11_t12_match_ends_at_target_with_one_winner(config, target, seed, auto
     assert running == scores and match.rounds[-1].result.winner == winner
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(config=configs, target=st.sampled_from(TARGETS), seed=seeds, auto_share=auto_shares)
 def test_records_round_trip(config, target, seed, auto_share):
     variant, seats = config
@@ -186,7 +188,7 @@ def test_records_round_trip(config, target, seed, auto_share):
     assert [r.opener for r in loaded.rounds] == [r.opener for r in match.rounds]
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(config=configs, seed=seeds, data=st.data())
 def test_removing_any_event_breaks_the_record(config, seed, data):
     variant, seats = config
@@ -201,7 +203,7 @@ def test_removing_any_event_breaks_the_record(config, seed, data):
     raise AssertionError("a record with an event missing was accepted")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(config=configs, seed=seeds, data=st.data())
 def test_a_match_in_progress_round_trips(config, seed, data):
     variant, seats = config

@@ -13,8 +13,7 @@ from game.record import FORMAT, dumps, export_match, load_match, replay_event
 from game.rules import Round
 from game.simulate import play_match, play_match_round
 from game.tiles import Tile
-
-from .notation import snapshot
+from helpers.notation import snapshot
 
 CONFIGS = [("partnership", 4), *((v, s) for v in ("block", "draw") for s in (2, 3, 4))]
 

@@ -20,9 +20,8 @@ from game.match import Match
 from game.record import replay_event
 from game.simulate import play_match, play_match_round
 from game.tiles import Tile
-
-from .notation import round_from, snapshot
-from .positions import (
+from helpers.notation import round_from, snapshot
+from helpers.positions import (
     BLOCK_DOMINO,
     BOTH_ENDS,
     DRAW_BLOCKED,

@@ -11,9 +11,8 @@ from game.rules import Event, Round
 from game.simulate import play_match, play_round, random_match_move
 from game.tiles import Tile
 from game.variants import VARIANTS
-
-from .notation import apply, hand, line, replay, round_from
-from .positions import (
+from helpers.notation import apply, hand, line, replay, round_from
+from helpers.positions import (
     BLOCK_DOMINO,
     BLOCK_TIE_LAST_PLACER,
     BOTH_ENDS,

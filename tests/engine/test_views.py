@@ -9,10 +9,16 @@ from game.simulate import play_match, play_match_round, random_match_move, rando
 from game.tiles import Tile
 from game.variants import get_variant
 from game.views import player_panel, round_view, seat_view, spectator_view, variant_facts, variant_menu
-
-from .notation import apply, round_from
-from .positions import BLOCK_DOMINO, BLOCK_TIE_LAST_PLACER, BOTH_ENDS, DRAW_OPENED, PARTNERSHIP, position
-from .sight import hidden_tiles, shown_tiles
+from helpers.notation import apply, round_from
+from helpers.positions import (
+    BLOCK_DOMINO,
+    BLOCK_TIE_LAST_PLACER,
+    BOTH_ENDS,
+    DRAW_OPENED,
+    PARTNERSHIP,
+    position,
+)
+from helpers.sight import hidden_tiles, shown_tiles
 
 
 def match_with(rnd: Round, target: int = 100) -> Match:

@@ -5,8 +5,7 @@ import random
 from game.match import Match
 from game.simulate import play_match, random_match_move
 from game.views import player_panel, score_sheet, seat_view, unseen_counts
-
-from .notation import round_from
+from helpers.notation import round_from
 
 # A full Partnership deal written out by hand (no filling in): seat 0 opens with 6-6.
 HANDS = ("0-0 0-1 0-2 0-3 0-4 0-5 6-6 | 0-6 1-1 1-2 1-3 1-4 1-5 3-6"

@@ -13,9 +13,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
+from helpers.screens import leftover, screens, texts
 from web.templating.languages import LANGUAGES
-
-from .screens import leftover, screens, texts
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]

@@ -137,6 +137,7 @@ print(round(time.monotonic() - start, 2), len(ticks))
 """
 
 
+@pytest.mark.slow  # waits out a lock in real time
 def test_a_write_that_waits_for_the_lock_lets_other_work_run_under_gevent(tmp_path):
     """Under gevent every table shares one thread: a write waiting for a checkpoint must not hold it."""
     root = str(Path(__file__).resolve().parents[2])
@@ -162,6 +163,7 @@ def test_a_short_log_is_copied_without_the_write_lock(app):
     assert (busy, copied) == (0, in_log) and 0 < in_log < store_module.RESTART_PAGES
 
 
+@pytest.mark.slow  # waits out a lock in real time
 def test_a_long_reader_of_the_file_does_not_hold_writes_back(app, monkeypatch):
     """A backup reads the file for as long as it takes: the checkpoint gives up on it, not the writes."""
     monkeypatch.setattr(store_module, "RESTART_PAGES", 1)  # a checkpoint that starts the log again

@@ -155,6 +155,7 @@ def production(tmp_path):
     server.stop()
 
 
+@pytest.mark.slow  # the production command's clock plays a whole match out in real time
 def test_a_purge_beside_the_server_keeps_every_table_a_page_holds_open(production):
     """A purge removed a waiting table whose host had its page open, and a finished table with both pages
     open: the pages went on answering, then a join and "New match" answered 500 (FOREIGN KEY constraint

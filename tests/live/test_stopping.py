@@ -21,6 +21,8 @@ import pytest
 from helpers.production import LOAD, Production
 from helpers.remote import seated_table
 
+pytestmark = pytest.mark.slow  # stops production servers holding many pages: out of the quick loop
+
 STOPPED_WITHIN = 5.0  # seconds from SIGTERM to the master's exit (was 30)
 SERVICE_RESTART = 1012
 

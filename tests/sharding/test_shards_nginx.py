@@ -21,6 +21,8 @@ from helpers.remote import phase_of, play_round
 from helpers.shards import Cluster
 from helpers.wsclient import RawClient, Refused
 
+pytestmark = pytest.mark.slow  # starts two shards behind nginx: out of the quick loop
+
 SHARDED_ID = re.compile(r"(a|b)\.[A-Za-z0-9_-]{22}")
 UNREACHABLE = "This table is not reachable right now"
 

@@ -25,6 +25,8 @@ from helpers.remote import next_move, seated_table
 from helpers.wsclient import Production, RawClient, Refused
 from web.ws.endpoint import LINGER_SECONDS, POLICY_VIOLATION, TOO_FAST
 
+pytestmark = pytest.mark.slow  # floods the production command: out of the quick loop
+
 FLOOD_SECONDS = 5.0
 MOVE_WITHIN = 1.0  # seconds for a move to reach all four seats, flood or not
 FLOODER_WAITS = 5  # a flooding address's page visits wait at least this many times as long as another's

@@ -17,11 +17,12 @@ from hypothesis import strategies as st
 
 from helpers import Browser, open_table
 from helpers.pages import db_rows, seat_up
+from helpers.profiles import examples
 from web.guard.security import CSRF_COOKIE, SEAT_COOKIE
 
 # The fixtures are built once per test and shared by its examples (each example measures its own
 # before and after): hence function_scoped_fixture.
-FUZZ = settings(max_examples=120, deadline=None,
+FUZZ = settings(max_examples=examples(120), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 TABLES = ("tables", "seats", "actions", "rounds", "round_events", "settings")
 GOOD_KEY = "dGhlIHNhbXBsZSBub25jZQ=="
@@ -213,7 +214,7 @@ def some_of(strategies: dict) -> st.SearchStrategy[dict]:
         lambda names: st.fixed_dictionaries({name: strategies[name] for name in names}))
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=examples(300))
 @given(changes=some_of(CHANGES), extras=some_of(EXTRAS))
 def test_any_websocket_handshake_gets_a_101_or_a_4xx_and_changes_nothing(fuzz_server, changes, extras):
     server, url = fuzz_server

@@ -51,6 +51,7 @@ def move(table, players, url, rng) -> None:
     assert response.status_code == 204, response.text
 
 
+@pytest.mark.slow  # whole rounds over real websockets, page by page
 @pytest.mark.parametrize(("variant", "seats", "seed"), [("partnership", 4, 5), ("draw", 3, 6)])
 def test_a_page_built_from_small_pushes_shows_the_whole_table(make_server, variant, seats, seed):
     # A page opened afresh at every step: more handshakes a second than a client may make (guard/limits.py)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from i18n.screens import screens
 from jinja2 import StrictUndefined, Undefined
 
 from helpers import Browser, open_table
 from helpers.pages import live_table, play_until, round_over, step
+from helpers.screens import screens
 from web.push import publish as pushing
 from web.templating.languages import LANGUAGES
 from web.ws.hub import Connection
@@ -44,7 +44,7 @@ def strict(make_app, **config):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_page_renders_with_nothing_undefined(make_app, lang):
-    """Every screen a player or a visitor meets (tests/i18n/screens.py), in each language."""
+    """Every screen a player or a visitor meets (tests/helpers/screens.py), in each language."""
     shown = screens(strict(make_app), lang)
     assert len(shown) > 15
 

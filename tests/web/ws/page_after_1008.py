@@ -4,7 +4,7 @@
 
 Playwright's sync API runs once per process, and in a whole test run the browser tests
 (tests/e2e) hold that one; so test_ws_budget_page.py starts this script instead. It opens the
-page in Debian's Chromium (tests/e2e's launch), makes the page send more than its websocket's
+page in Debian's Chromium (tests/helpers/chromium.py's launch), makes the page send more than its websocket's
 budget, waits, and prints as JSON what the page shows in #connection and how many websockets
 it opened in all. Exit status 3: Chromium is not there or does not start.
 """
@@ -15,9 +15,9 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/, for e2e.conftest
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the project, for tests.helpers and web
 
-from e2e.conftest import CHROMIUM, launch_chromium
+from tests.helpers.chromium import CHROMIUM, launch_chromium
 
 # The page's own socket wrapper (htmx-ext-ws keeps it in the element's internal data), sending
 # as a ws-send button would: what a stuck key or a runaway script would do.

@@ -7,6 +7,7 @@ posts to the server directly.
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from collections.abc import Callable
@@ -234,3 +235,49 @@ def play_one_move(players: list[Player], stats: Stats) -> Player | None:
 # Whether the line's two open ends are in the viewport, clear of the viewer's panel (#me).
 ENDS_IN_SIGHT = """() => { const box = id => document.getElementById(id).getBoundingClientRect();
   return ["end-left", "end-right"].every(id => box(id).top >= 0 && box(id).bottom <= box("me").top); }"""
+
+
+# -- seated tables shared by several browser tests -------------------------------------------------
+
+NAMES = ("Ana", "Bea", "Carl", "Dan")
+# Seeds whose first deal, played with Player.move's choices, uses the paths named.
+PARTNERSHIP_SEED = 4  # Ana opens; a tile fits both ends 5 times; 4 passes; 28 moves
+BLOCK_SEED = 3  # Bea opens with 6-6; tiles fit both ends twice, 2 passes, the round blocks
+DRAW_SEED = 2  # Bea opens with 3-3; 4 draws from the boneyard
+SEAT_BACK_SEED = 1  # the Block deal two_at_block plays
+
+
+def seeded(seed: int) -> dict:
+    """Server settings that deal from a seeded generator."""
+    return {"TABLES_OPTIONS": {"rng": random.Random(seed)}}
+
+
+def sit_down(open_page, server, seats: int, variant: str = "partnership", target: int = 100,
+             phones=(1, 3)) -> list[Player]:
+    """Seat `seats` people (those at `phones` on phone-sized screens) at a new table."""
+    players = [Player(open_page(phone=seat in phones), NAMES[seat], phone=seat in phones)
+               for seat in range(seats)]
+    seat_players(server.url, players, variant, target)
+    for player in players:
+        player.wait_version(seats)  # one version per join
+    return players
+
+
+def two_at_block(open_page, make_server) -> tuple[object, list[Player], str]:
+    """Ana (desktop) and Bea (phone) seated at a Block table, long pause; returns (server, players, link)."""
+    server = make_server(TABLES_OPTIONS={"rng": random.Random(SEAT_BACK_SEED)}, PAUSE_SECONDS=300)
+    players = [Player(open_page(), NAMES[0]), Player(open_page(phone=True), NAMES[1], phone=True)]
+    link = seat_players(server.url, players, "block", 100)
+    for player in players:
+        player.wait_version(2)
+    return server, players, link
+
+
+def private_link(player: Player) -> str:
+    """What a player sees when they open their private link (copyable)."""
+    page = player.page
+    page.locator("#seat-link summary").click()
+    page.get_by_role("button", name="Show my link").click()
+    field = page.locator("#seat-link-input")
+    expect(field).to_be_visible()
+    return field.input_value()

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from game.rules import Round
-
-from .notation import round_from
+from helpers.notation import round_from
 
 # Partnership, round one: seat 0 holds 6-6 and opens. Filled in, the hands are
 #   0: 0-0 0-1 0-2 0-3 0-4 0-5 6-6     1: 0-6 1-1 1-2 1-3 1-4 1-5 3-6
