@@ -10,6 +10,59 @@
   var RETRY_MAX_MS = 8000;
   function retryDelay(tries) { return Math.random() * Math.min(RETRY_MAX_MS, 1000 * Math.pow(2, tries)); }
   if (window.htmx) htmx.config.wsReconnectDelay = retryDelay;
+  // The page's one pipeline: each socket event htmx fires runs its named steps in the order written
+  // here, and no script listens to those events by itself, so what sees a push first is read in one
+  // place. A step is defined beside the state it keeps: in this file, or in static/turn.js and
+  // static/a11y.js, which load after it and add theirs with fichas.step(name, run).
+  var steps = {};
+  var fichas = window.fichas = {step: function (name, run) { steps[name] = run; }};
+  var SEQUENCE = {
+    "htmx:wsConnecting": [
+      "replacing"       // htmx replaces a socket the page has already replaced: no lost connection
+    ],
+    "htmx:wsOpen": [
+      "heardOpen",      // a socket just opened is alive: no stall, no probe yet
+      "keepNextSeatLoss", // its first whole table may say how the seat was lost while away
+      "connected"       // the newest socket, kept; "Reconnecting…" gone, the moves on again
+    ],
+    "htmx:wsClose": [
+      "lostInFlight",   // a move it carried may never have reached the table
+      "unstallClosed",  // htmx or the retry in "disconnected" tries again: no stall timer
+      "disconnected"    // down, tried again later, or stopped for good with the server's reason
+    ],
+    "htmx:wsConfigSend": [
+      "refuseWhileDown" // a tap while down is answered on the spot, never queued
+    ],
+    "htmx:wsAfterSend": [
+      "sent",           // a move awaits its answer (or the connection is given up)
+      "forgetSeatLoss"  // the viewer did something: a lost seat's message may go
+    ],
+    "htmx:wsBeforeMessage": [
+      "inOrder",        // a push of pieces that does not follow the last one is not shown
+      "heard",          // anything arriving proves the socket alive; a probe's answer shows nothing
+      "rememberFocus"   // (a11y.js) what had focus, to give it back after the swap
+    ],
+    "htmx:wsAfterMessage": [
+      "armClocks",      // new clocks count down from the time the server sent
+      "answered",       // the move sent was answered, or is said lost
+      "wholeTable",     // the whole table asked for has come
+      "markMyTurn",     // #me's .my-turn, before turn.js and a11y.js read it
+      "stamped",        // the stamp's numbers and marks onto #table, the turn's clock
+      "showKept",       // a lost seat's message stays through later pushes
+      "follow",         // (turn.js) the title, sound, result and stand-in, from .my-turn
+      "caughtUp",       // a page back from away says what it missed, once the table came
+      "announce",       // (a11y.js) the latest change and this viewer's turn, said once
+      "sayHanded",      // (a11y.js) a seat handed over
+      "sayRequests",    // (a11y.js) requests for a seat
+      "refusals",       // (a11y.js) a refusal in #flash, said
+      "restoreFocus"    // (a11y.js) focus back, or to the first playable tile as a turn begins
+    ]
+  };
+  Object.keys(SEQUENCE).forEach(function (type) {
+    document.addEventListener(type, function (e) {
+      SEQUENCE[type].forEach(function (name) { steps[name](e); });
+    });
+  });
   function arm(root) {
     (root.querySelectorAll ? root : document).querySelectorAll("[data-remaining-ms]").forEach(function (el) {
       if (!el.dataset.endsAt) el.dataset.endsAt = performance.now() + Number(el.dataset.remainingMs);
@@ -35,7 +88,7 @@
   setInterval(function () { document.querySelectorAll("[data-ends-at]").forEach(tick); }, 250);
   document.addEventListener("DOMContentLoaded", function () { arm(document); });
   document.addEventListener("htmx:load", function (e) { arm(e.detail.elt); });
-  document.addEventListener("htmx:wsAfterMessage", function () { arm(document); });
+  fichas.step("armClocks", function () { arm(document); });
   // Every move sent is answered at once (a push, or a message in #flash). No answer within a few
   // seconds means a dead connection the browser still thinks open (a phone that changed
   // networks): reconnect, which brings the table afresh.
@@ -48,7 +101,7 @@
   var lostSaid = null; // ... said in #flash: gone with the next move
   var unsentSaid = null; // a tap refused while down, said in #flash: gone once the connection is back
   function version() { var t = document.getElementById("table"); return t && t.dataset.version; }
-  document.addEventListener("htmx:wsAfterSend", function (e) {
+  fichas.step("sent", function (e) {
     var socket = e.detail.socketWrapper;
     inFlight = version();
     if (lostSaid) lostSaid.remove();
@@ -59,7 +112,7 @@
       freshSocket(socket);
     }, 4000);
   });
-  document.addEventListener("htmx:wsAfterMessage", function () {
+  fichas.step("answered", function () {
     clearTimeout(unanswered);
     inFlight = null;
     var c = document.getElementById("connection");
@@ -71,7 +124,6 @@
     }
     lost = null;
   });
-  document.addEventListener("htmx:wsClose", function () { if (inFlight !== null) lost = inFlight; inFlight = null; });
   // A message put in #flash by the page itself, unless a refusal or another message is there.
   function intoEmptyFlash(message) {
     var flash = document.getElementById("flash");
@@ -83,7 +135,7 @@
   // then copied onto #table, whose data-version the page's moves, scripts and tools read.
   var STAMP = /^<input type="hidden" id="version"[^>]*? data-seq="(\d+)"/;
   var asked = false; // a whole table was asked for and has not come yet
-  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+  fichas.step("inOrder", function (e) {
     var stamp = STAMP.exec(e.detail.message);
     if (!stamp) return;
     var version = document.getElementById("version");
@@ -94,14 +146,15 @@
       e.detail.socketWrapper.send(JSON.stringify({action: "refresh"}));
     }
   });
-  document.addEventListener("htmx:wsAfterMessage", function (e) {
+  fichas.step("wholeTable", function (e) {
     if (e.detail.message.indexOf('<section id="table"') >= 0) asked = false;
-    // #me is sent in pieces (web/push/own_part.py): its turn's mark follows the prompt. Before turn.js
-    // and a11y.js read it (this file's listeners come first).
+  });
+  // #me is sent in pieces (web/push/own_part.py): its turn's mark follows the prompt.
+  fichas.step("markMyTurn", function () {
     var me = document.getElementById("me"), prompt = document.getElementById("prompt");
     if (me && prompt) me.classList.toggle("my-turn", prompt.hasAttribute("data-mine"));
-    stamped();
   });
+  fichas.step("stamped", function () { stamped(); });
   document.addEventListener("DOMContentLoaded", stamped);
   document.addEventListener("htmx:afterSettle", stamped); // an HTTP answer's #table
   var applied = null; // the stamp last followed: each push brings a new one
@@ -168,7 +221,7 @@
   }
   // A tap while down is answered on the spot, in #flash (a11y.js reads it out), and dropped: never
   // kept to be sent once the connection is back, onto a table that may have changed meanwhile.
-  document.addEventListener("htmx:wsConfigSend", function (e) {
+  fichas.step("refuseWhileDown", function (e) {
     if (!down) return;
     e.preventDefault();
     var flash = document.getElementById("flash"), c = document.getElementById("connection");
@@ -240,9 +293,9 @@
   var PROBE_AFTER_MS = 5000, PROBE_WAIT_MS = 2000;
   var ALIVE = '{"action":"alive"}', ALIVE_ANSWER = "alive"; // as web/ws/endpoint.py writes them
   var heardAt = Date.now(), probing = null;
-  document.addEventListener("htmx:wsOpen", function () { heardAt = Date.now(); unstall(); });
-  document.addEventListener("htmx:wsClose", function () { unstall(); }); // htmx or the retry below try again
-  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+  fichas.step("heardOpen", function () { heardAt = Date.now(); unstall(); });
+  fichas.step("unstallClosed", unstall);
+  fichas.step("heard", function (e) {
     heardAt = Date.now();
     clearTimeout(probing);
     probing = null;
@@ -262,30 +315,40 @@
   // A page back from the background or from stopped scripts (static/turn.js) wants the table as it is
   // now: an open socket is asked for it whole, its answer awaited as a probe's (a socket that died
   // meanwhile is then replaced); a closed one is replaced at once; one closed for good stays so.
-  document.addEventListener("fichas:catch-up", function () {
+  // `then` runs once the next push has been shown, or after CAUGHT_UP_MS without one.
+  var CAUGHT_UP_MS = 5000, awaiting = [];
+  function caughtUp(then) {
+    var at = awaiting.indexOf(then);
+    if (at >= 0) { awaiting.splice(at, 1); then(); }
+  }
+  fichas.catchUp = function (then) {
+    awaiting.push(then);
+    setTimeout(function () { caughtUp(then); }, CAUGHT_UP_MS);
     if (stopped || leaving || !wrapper) return;
     if (!current || current.readyState !== WebSocket.OPEN) { freshSocket(); return; }
     current.send('{"action":"refresh"}'); // as web/ws/endpoint.py reads it
     clearTimeout(probing);
     probing = setTimeout(function () { probing = null; stall(STALL_MAX_MS); }, PROBE_WAIT_MS);
-  });
+  };
+  fichas.step("caughtUp", function () { awaiting.slice().forEach(caughtUp); });
   // How this page's seat was lost while it was away (web/http/routes.py lost_seat), come with the page or
   // with the socket's first whole table, stays through the whole #me later pushes swap in with an
   // empty #flash (a seat changing hands, someone coming back), until the viewer does something.
-  var kept = null, opened = false; // a copy of the message; the socket has just opened
+  var kept = null, justOpened = false; // a copy of the message; the socket has just opened
   function keep() {
     var message = document.querySelector("#flash .flash-error");
     if (message && message !== lostSaid && message !== unsentSaid) kept = message.cloneNode(true);
   }
+  function forget() { kept = null; }
   document.addEventListener("DOMContentLoaded", keep);
-  document.addEventListener("htmx:wsOpen", function () { opened = true; });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    if (opened && !kept) keep();
-    opened = false;
+  fichas.step("keepNextSeatLoss", function () { justOpened = true; });
+  fichas.step("showKept", function () {
+    if (justOpened && !kept) keep();
+    justOpened = false;
     if (kept) intoEmptyFlash(kept.cloneNode(true));
   });
-  document.addEventListener("htmx:wsAfterSend", function () { kept = null; });
-  document.addEventListener("htmx:beforeRequest", function () { kept = null; });
+  fichas.step("forgetSeatLoss", forget);
+  document.addEventListener("htmx:beforeRequest", forget);
   // A page being left closes its socket too: that is no lost connection.
   var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
@@ -303,7 +366,8 @@
   var current = null; // the newest socket that opened
   var wrapper = null; // ... as htmx wraps it (its send queues while it reconnects)
   var openedAt = 0, tries = 0, retry = null;
-  document.addEventListener("htmx:wsClose", function (e) {
+  fichas.step("lostInFlight", function () { if (inFlight !== null) lost = inFlight; inFlight = null; });
+  fichas.step("disconnected", function (e) {
     var c = document.getElementById("connection");
     var code = e.detail.event.code;
     var newest = current === null || e.detail.event.target === current;
@@ -328,7 +392,7 @@
     if (c) c.hidden = false;
     cutOff(true);
   });
-  document.addEventListener("htmx:wsConnecting", function () {
+  fichas.step("replacing", function () {
     clearTimeout(retry);
     // htmx has just closed the open socket to make a new one (a try it had set for later, after the
     // page already reconnected by itself): a replacement, not a lost connection to say.
@@ -338,7 +402,7 @@
       inFlight = null;
     }
   });
-  document.addEventListener("htmx:wsOpen", function (e) {
+  fichas.step("connected", function (e) {
     current = e.detail.event.target;
     wrapper = e.detail.socketWrapper;
     openedAt = Date.now();
