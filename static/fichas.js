@@ -18,46 +18,79 @@
   var fichas = window.fichas = {step: function (name, run) { steps[name] = run; }};
   var SEQUENCE = {
     "htmx:wsConnecting": [
-      "replacing"       // htmx replaces a socket the page has already replaced: no lost connection
+      // htmx replaces a socket the page has already replaced: no lost connection
+      "replacing"
     ],
     "htmx:wsOpen": [
-      "heardOpen",      // a socket just opened is alive: no stall, no probe yet
-      "keepNextSeatLoss", // its first whole table may say how the seat was lost while away
-      "connected"       // the newest socket, kept; "Reconnecting…" gone, the moves on again
+      // a socket just opened is alive: no stall, no probe yet
+      "heardOpen",
+      // its first whole table may say how the seat was lost while away
+      "keepNextSeatLoss",
+      // the newest socket, kept; "Reconnecting…" gone, the moves on again
+      "connected"
     ],
     "htmx:wsClose": [
-      "lostInFlight",   // a move it carried may never have reached the table
-      "unstallClosed",  // htmx or the retry in "disconnected" tries again: no stall timer
-      "disconnected"    // down, tried again later, or stopped for good with the server's reason
+      // a move it carried may never have reached the table
+      "lostInFlight",
+      // htmx or the retry in "disconnected" tries again: no stall timer
+      "unstallClosed",
+      // down, tried again later, or stopped for good with the server's reason
+      "disconnected"
     ],
     "htmx:wsConfigSend": [
-      "refuseWhileDown" // a tap while down is answered on the spot, never queued
+      // a tap while down is answered on the spot, never queued
+      "refuseWhileDown"
     ],
     "htmx:wsAfterSend": [
-      "sent",           // a move awaits its answer (or the connection is given up)
-      "forgetSeatLoss"  // the viewer did something: a lost seat's message may go
+      // a move awaits its answer (or the connection is given up)
+      "sent",
+      // the viewer did something: a lost seat's message may go
+      "forgetSeatLoss"
     ],
     "htmx:wsBeforeMessage": [
-      "inOrder",        // a push of pieces that does not follow the last one is not shown
-      "heard",          // anything arriving proves the socket alive; a probe's answer shows nothing
-      "rememberFocus"   // (a11y.js) what had focus, to give it back after the swap
+      // a push of pieces that does not follow the last one is not shown
+      "inOrder",
+      // anything arriving proves the socket alive; a probe's answer shows nothing
+      "heard",
+      // (a11y.js) what had focus, to give it back after the swap
+      "rememberFocus"
     ],
     "htmx:wsAfterMessage": [
-      "armClocks",      // new clocks count down from the time the server sent
-      "answered",       // the move sent was answered, or is said lost
-      "wholeTable",     // the whole table asked for has come
-      "markMyTurn",     // #me's .my-turn, before turn.js and a11y.js read it
-      "stamped",        // the stamp's numbers and marks onto #table, the turn's clock
-      "showKept",       // a lost seat's message stays through later pushes
-      "follow",         // (turn.js) the title, sound, result and stand-in, from .my-turn
-      "caughtUp",       // a page back from away says what it missed, once the table came
-      "announce",       // (a11y.js) the latest change and this viewer's turn, said once
-      "sayHanded",      // (a11y.js) a seat handed over
-      "sayRequests",    // (a11y.js) requests for a seat
-      "refusals",       // (a11y.js) a refusal in #flash, said
-      "restoreFocus"    // (a11y.js) focus back, or to the first playable tile as a turn begins
+      // new clocks count down from the time the server sent
+      "armClocks",
+      // the move sent was answered, or is said lost
+      "answered",
+      // the whole table asked for has come
+      "wholeTable",
+      // #me's .my-turn, before turn.js and a11y.js read it
+      "markMyTurn",
+      // the stamp's numbers and marks onto #table, the turn's clock
+      "stamped",
+      // a lost seat's message stays through later pushes
+      "showKept",
+      // (turn.js) the title, sound, result and stand-in, from .my-turn
+      "follow",
+      // a page back from away says what it missed, once the table came
+      "caughtUp",
+      // (a11y.js) the latest change and this viewer's turn, said once
+      "announce",
+      // (a11y.js) a seat handed over
+      "sayHanded",
+      // (a11y.js) requests for a seat
+      "sayRequests",
+      // (a11y.js) a refusal in #flash, said
+      "refusals",
+      // (a11y.js) focus back, or to the first playable tile as a turn begins
+      "restoreFocus"
     ]
   };
+  // The socket's state, kept here only (static/turn.js asks through fichas.catchUp; static/a11y.js
+  // hears "fichas:connection" as the page goes down or comes back): the newest socket that opened and
+  // htmx's wrapper of it (whose send queues while it reconnects); `down`: the page says it has no
+  // connection and takes no move; `stalled`: ... while it keeps a quiet socket that may come back;
+  // `stopped`: the server closed it for good (1008, 1009); `leaving`: the page is being left, so its
+  // socket's close is no lost connection.
+  var current = null, wrapper = null, down = false, stalled = false, stopped = false, leaving = false;
   Object.keys(SEQUENCE).forEach(function (type) {
     document.addEventListener(type, function (e) {
       SEQUENCE[type].forEach(function (name) { steps[name](e); });
@@ -93,7 +126,6 @@
   // seconds means a dead connection the browser still thinks open (a phone that changed
   // networks): reconnect, which brings the table afresh.
   var unanswered = null;
-  var stopped = false; // the server closed this page's socket for good (below)
   // A move sent as the connection died (the server stopped, the network went) may never have
   // reached the table: if the table is as it was when the move left, the page says so once it is
   // back, in #flash (a11y.js says it), rather than showing the tile back in the hand without a word.
@@ -200,7 +232,6 @@
   // what a screen reader says of them), and sends no move: htmx would queue one and play it on
   // reconnection, unseen, long after the tap. a11y.js says both changes. Connected again, the whole
   // table comes afresh.
-  var down = false;
   function cutOff(now) {
     if (now === down) return;
     down = now;
@@ -260,7 +291,7 @@
   // without a word, or a network back that it does not answer within ONLINE_WAIT_MS, and a new one
   // is made.
   var ONLINE_WAIT_MS = 1000, STALL_MAX_MS = 8000;
-  var stalled = false, stallTimer = null;
+  var stallTimer = null;
   function stall(giveUpMs) {
     showDown();
     stalled = true;
@@ -350,7 +381,6 @@
   fichas.step("forgetSeatLoss", forget);
   document.addEventListener("htmx:beforeRequest", forget);
   // A page being left closes its socket too: that is no lost connection.
-  var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
   window.addEventListener("beforeunload", function () { leaving = true; });
   window.addEventListener("pageshow", function () { leaving = false; }); // back from the history
@@ -363,8 +393,6 @@
   // opens and is closed at once must not make a loop), so that no page waits forever: the newest
   // socket's close, or a new try's while none is open. One try waits at a time, and none once
   // htmx is connecting by itself.
-  var current = null; // the newest socket that opened
-  var wrapper = null; // ... as htmx wraps it (its send queues while it reconnects)
   var openedAt = 0, tries = 0, retry = null;
   fichas.step("lostInFlight", function () { if (inFlight !== null) lost = inFlight; inFlight = null; });
   fichas.step("disconnected", function (e) {
