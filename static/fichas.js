@@ -10,80 +10,73 @@
   var RETRY_MAX_MS = 8000;
   function retryDelay(tries) { return Math.random() * Math.min(RETRY_MAX_MS, 1000 * Math.pow(2, tries)); }
   if (window.htmx) htmx.config.wsReconnectDelay = retryDelay;
-  // The page's one pipeline: each socket event htmx fires runs its named steps in the order written
-  // here, and no script listens to those events by itself, so what sees a push first is read in one
-  // place. A step is defined beside the state it keeps: in this file, or in static/turn.js and
-  // static/a11y.js, which load after it and add theirs with fichas.step(name, run).
-  var steps = {};
-  var fichas = window.fichas = {step: function (name, run) { steps[name] = run; }};
-  var SEQUENCE = {
-    "htmx:wsConnecting": [
-      // htmx replaces a socket the page has already replaced: no lost connection
-      "replacing"
-    ],
-    "htmx:wsOpen": [
-      // a socket just opened is alive: no stall, no probe yet
-      "heardOpen",
-      // its first whole table may say how the seat was lost while away
-      "keepNextSeatLoss",
-      // the newest socket, kept; "Reconnecting…" gone, the moves on again
-      "connected"
-    ],
-    "htmx:wsClose": [
-      // a move it carried may never have reached the table
-      "lostInFlight",
-      // htmx or the retry in "disconnected" tries again: no stall timer
-      "unstallClosed",
-      // down, tried again later, or stopped for good with the server's reason
-      "disconnected"
-    ],
-    "htmx:wsConfigSend": [
-      // a tap while down is answered on the spot, never queued
-      "refuseWhileDown"
-    ],
-    "htmx:wsAfterSend": [
-      // a move awaits its answer (or the connection is given up)
-      "sent",
-      // the viewer did something: a lost seat's message may go
-      "forgetSeatLoss"
-    ],
-    "htmx:wsBeforeMessage": [
-      // a push of pieces that does not follow the last one is not shown
-      "inOrder",
-      // anything arriving proves the socket alive; a probe's answer shows nothing
-      "heard",
-      // (a11y.js) what had focus, to give it back after the swap
-      "rememberFocus"
-    ],
-    "htmx:wsAfterMessage": [
-      // new clocks count down from the time the server sent
-      "armClocks",
-      // the move sent was answered, or is said lost
-      "answered",
-      // the whole table asked for has come
-      "wholeTable",
-      // #me's .my-turn, before turn.js and a11y.js read it
-      "markMyTurn",
-      // the stamp's numbers and marks onto #table, the turn's clock
-      "stamped",
-      // a lost seat's message stays through later pushes
-      "showKept",
-      // (turn.js) the title, sound, result and stand-in, from .my-turn
-      "follow",
-      // a page back from away says what it missed, once the table came
-      "caughtUp",
-      // (a11y.js) the latest change and this viewer's turn, said once
-      "announce",
-      // (a11y.js) a seat handed over
-      "sayHanded",
-      // (a11y.js) requests for a seat
-      "sayRequests",
-      // (a11y.js) a refusal in #flash, said
-      "refusals",
-      // (a11y.js) focus back, or to the first playable tile as a turn begins
-      "restoreFocus"
-    ]
-  };
+  // The page's one pipeline: each socket event htmx fires has one listener, here, that runs its steps
+  // in the order written, and no other script listens to these events, so what sees a push first is
+  // read in one place. Each step is a small function beside the state it keeps: in this file, or in
+  // static/turn.js and static/a11y.js (which load after this one and put theirs on window.fichas).
+  var fichas = window.fichas = {};
+  // htmx replaces a socket the page has already replaced: no lost connection.
+  document.addEventListener("htmx:wsConnecting", replacing);
+  document.addEventListener("htmx:wsOpen", function (e) {
+    // A socket just opened is alive: no stall, no probe yet.
+    heardAt = Date.now();
+    unstall();
+    // Its first whole table may say how the seat was lost while the page was away.
+    justOpened = true;
+    // The newest socket, kept; "Reconnecting…" gone, the moves on again.
+    connected(e);
+  });
+  document.addEventListener("htmx:wsClose", function (e) {
+    // A move it carried may never have reached the table.
+    if (inFlight !== null) lost = inFlight;
+    inFlight = null;
+    // htmx or the retry in `disconnected` tries again: no stall timer.
+    unstall();
+    // Down, tried again later, or stopped for good with the server's reason.
+    disconnected(e);
+  });
+  // A tap while down is answered on the spot, never queued.
+  document.addEventListener("htmx:wsConfigSend", refuseWhileDown);
+  document.addEventListener("htmx:wsAfterSend", function (e) {
+    // A move awaits its answer (or the connection is given up).
+    sent(e);
+    // The viewer did something: a lost seat's message may go.
+    forget();
+  });
+  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+    // A push of pieces that does not follow the last one is not shown.
+    inOrder(e);
+    // Anything arriving proves the socket alive; a probe's answer shows nothing.
+    heard(e);
+    // What had focus, to give it back after the swap.
+    fichas.rememberFocus();
+  });
+  document.addEventListener("htmx:wsAfterMessage", function (e) {
+    // New clocks count down from the time the server sent.
+    arm(document);
+    // The move sent was answered, or is said lost.
+    answered();
+    // The whole table asked for has come.
+    if (e.detail.message.indexOf('<section id="table"') >= 0) asked = false;
+    // #me is sent in pieces (web/push/own_part.py): its turn's mark follows the prompt, before
+    // static/turn.js and static/a11y.js read it.
+    markMyTurn();
+    // The stamp's numbers and marks onto #table, and the clock of the seat to play.
+    stamped();
+    // A lost seat's message stays through later pushes.
+    showKept();
+    // The tab's title, the sound, the result in sight, the stand-in told (static/turn.js).
+    fichas.follow();
+    // A page back from away says what it missed, once the table came.
+    caughtUp();
+    // The latest change and this viewer's turn, said once; a seat handed over; requests for a seat;
+    // a refusal in #flash; the focus back, or on the first playable tile as a turn begins (static/a11y.js).
+    fichas.announce();
+    fichas.sayHanded();
+    fichas.sayRequests();
+    fichas.refusals();
+    fichas.restoreFocus();
+  });
   // The socket's state, kept here only (static/turn.js asks through fichas.catchUp; static/a11y.js
   // hears "fichas:connection" as the page goes down or comes back): the newest socket that opened and
   // htmx's wrapper of it (whose send queues while it reconnects); `down`: the page says it has no
@@ -91,11 +84,6 @@
   // `stopped`: the server closed it for good (1008, 1009); `leaving`: the page is being left, so its
   // socket's close is no lost connection.
   var current = null, wrapper = null, down = false, stalled = false, stopped = false, leaving = false;
-  Object.keys(SEQUENCE).forEach(function (type) {
-    document.addEventListener(type, function (e) {
-      SEQUENCE[type].forEach(function (name) { steps[name](e); });
-    });
-  });
   function arm(root) {
     (root.querySelectorAll ? root : document).querySelectorAll("[data-remaining-ms]").forEach(function (el) {
       if (!el.dataset.endsAt) el.dataset.endsAt = performance.now() + Number(el.dataset.remainingMs);
@@ -121,7 +109,6 @@
   setInterval(function () { document.querySelectorAll("[data-ends-at]").forEach(tick); }, 250);
   document.addEventListener("DOMContentLoaded", function () { arm(document); });
   document.addEventListener("htmx:load", function (e) { arm(e.detail.elt); });
-  fichas.step("armClocks", function () { arm(document); });
   // Every move sent is answered at once (a push, or a message in #flash). No answer within a few
   // seconds means a dead connection the browser still thinks open (a phone that changed
   // networks): reconnect, which brings the table afresh.
@@ -133,7 +120,7 @@
   var lostSaid = null; // ... said in #flash: gone with the next move
   var unsentSaid = null; // a tap refused while down, said in #flash: gone once the connection is back
   function version() { var t = document.getElementById("table"); return t && t.dataset.version; }
-  fichas.step("sent", function (e) {
+  function sent(e) {
     var socket = e.detail.socketWrapper;
     inFlight = version();
     if (lostSaid) lostSaid.remove();
@@ -143,8 +130,8 @@
       showDown();
       freshSocket(socket);
     }, 4000);
-  });
-  fichas.step("answered", function () {
+  }
+  function answered() {
     clearTimeout(unanswered);
     inFlight = null;
     var c = document.getElementById("connection");
@@ -155,7 +142,7 @@
       intoEmptyFlash(lostSaid);
     }
     lost = null;
-  });
+  }
   // A message put in #flash by the page itself, unless a refusal or another message is there.
   function intoEmptyFlash(message) {
     var flash = document.getElementById("flash");
@@ -167,7 +154,7 @@
   // then copied onto #table, whose data-version the page's moves, scripts and tools read.
   var STAMP = /^<input type="hidden" id="version"[^>]*? data-seq="(\d+)"/;
   var asked = false; // a whole table was asked for and has not come yet
-  fichas.step("inOrder", function (e) {
+  function inOrder(e) {
     var stamp = STAMP.exec(e.detail.message);
     if (!stamp) return;
     var version = document.getElementById("version");
@@ -177,16 +164,11 @@
       asked = true;
       e.detail.socketWrapper.send(JSON.stringify({action: "refresh"}));
     }
-  });
-  fichas.step("wholeTable", function (e) {
-    if (e.detail.message.indexOf('<section id="table"') >= 0) asked = false;
-  });
-  // #me is sent in pieces (web/push/own_part.py): its turn's mark follows the prompt.
-  fichas.step("markMyTurn", function () {
+  }
+  function markMyTurn() {
     var me = document.getElementById("me"), prompt = document.getElementById("prompt");
     if (me && prompt) me.classList.toggle("my-turn", prompt.hasAttribute("data-mine"));
-  });
-  fichas.step("stamped", function () { stamped(); });
+  }
   document.addEventListener("DOMContentLoaded", stamped);
   document.addEventListener("htmx:afterSettle", stamped); // an HTTP answer's #table
   var applied = null; // the stamp last followed: each push brings a new one
@@ -252,7 +234,7 @@
   }
   // A tap while down is answered on the spot, in #flash (a11y.js reads it out), and dropped: never
   // kept to be sent once the connection is back, onto a table that may have changed meanwhile.
-  fichas.step("refuseWhileDown", function (e) {
+  function refuseWhileDown(e) {
     if (!down) return;
     e.preventDefault();
     var flash = document.getElementById("flash"), c = document.getElementById("connection");
@@ -262,7 +244,7 @@
     unsentSaid.textContent = c.dataset.unsent;
     flash.replaceChildren(unsentSaid);
     document.dispatchEvent(new CustomEvent("fichas:refused"));
-  });
+  }
   // "Reconnecting…" in sight and the moves off, at once.
   function showDown() {
     var c = document.getElementById("connection"); if (c) c.hidden = false;
@@ -324,9 +306,7 @@
   var PROBE_AFTER_MS = 5000, PROBE_WAIT_MS = 2000;
   var ALIVE = '{"action":"alive"}', ALIVE_ANSWER = "alive"; // as web/ws/endpoint.py writes them
   var heardAt = Date.now(), probing = null;
-  fichas.step("heardOpen", function () { heardAt = Date.now(); unstall(); });
-  fichas.step("unstallClosed", unstall);
-  fichas.step("heard", function (e) {
+  function heard(e) {
     heardAt = Date.now();
     clearTimeout(probing);
     probing = null;
@@ -336,7 +316,7 @@
       cutOff(false);
     }
     if (e.detail.message === ALIVE_ANSWER) e.preventDefault(); // nothing to show
-  });
+  }
   setInterval(function () {
     if (down || stopped || probing || inFlight !== null || !current || current.readyState !== WebSocket.OPEN
         || document.visibilityState !== "visible" || Date.now() - heardAt < PROBE_AFTER_MS) return;
@@ -348,20 +328,20 @@
   // meanwhile is then replaced); a closed one is replaced at once; one closed for good stays so.
   // `then` runs once the next push has been shown, or after CAUGHT_UP_MS without one.
   var CAUGHT_UP_MS = 5000, awaiting = [];
-  function caughtUp(then) {
+  function tell(then) {
     var at = awaiting.indexOf(then);
     if (at >= 0) { awaiting.splice(at, 1); then(); }
   }
   fichas.catchUp = function (then) {
     awaiting.push(then);
-    setTimeout(function () { caughtUp(then); }, CAUGHT_UP_MS);
+    setTimeout(function () { tell(then); }, CAUGHT_UP_MS);
     if (stopped || leaving || !wrapper) return;
     if (!current || current.readyState !== WebSocket.OPEN) { freshSocket(); return; }
     current.send('{"action":"refresh"}'); // as web/ws/endpoint.py reads it
     clearTimeout(probing);
     probing = setTimeout(function () { probing = null; stall(STALL_MAX_MS); }, PROBE_WAIT_MS);
   };
-  fichas.step("caughtUp", function () { awaiting.slice().forEach(caughtUp); });
+  function caughtUp() { awaiting.slice().forEach(tell); }
   // How this page's seat was lost while it was away (web/http/routes.py lost_seat), come with the page or
   // with the socket's first whole table, stays through the whole #me later pushes swap in with an
   // empty #flash (a seat changing hands, someone coming back), until the viewer does something.
@@ -372,13 +352,11 @@
   }
   function forget() { kept = null; }
   document.addEventListener("DOMContentLoaded", keep);
-  fichas.step("keepNextSeatLoss", function () { justOpened = true; });
-  fichas.step("showKept", function () {
+  function showKept() {
     if (justOpened && !kept) keep();
     justOpened = false;
     if (kept) intoEmptyFlash(kept.cloneNode(true));
-  });
-  fichas.step("forgetSeatLoss", forget);
+  }
   document.addEventListener("htmx:beforeRequest", forget);
   // A page being left closes its socket too: that is no lost connection.
   window.addEventListener("pagehide", function () { leaving = true; });
@@ -394,8 +372,7 @@
   // socket's close, or a new try's while none is open. One try waits at a time, and none once
   // htmx is connecting by itself.
   var openedAt = 0, tries = 0, retry = null;
-  fichas.step("lostInFlight", function () { if (inFlight !== null) lost = inFlight; inFlight = null; });
-  fichas.step("disconnected", function (e) {
+  function disconnected(e) {
     var c = document.getElementById("connection");
     var code = e.detail.event.code;
     var newest = current === null || e.detail.event.target === current;
@@ -419,8 +396,8 @@
     }
     if (c) c.hidden = false;
     cutOff(true);
-  });
-  fichas.step("replacing", function () {
+  }
+  function replacing() {
     clearTimeout(retry);
     // htmx has just closed the open socket to make a new one (a try it had set for later, after the
     // page already reconnected by itself): a replacement, not a lost connection to say.
@@ -429,15 +406,15 @@
       if (inFlight !== null) lost = inFlight;
       inFlight = null;
     }
-  });
-  fichas.step("connected", function (e) {
+  }
+  function connected(e) {
     current = e.detail.event.target;
     wrapper = e.detail.socketWrapper;
     openedAt = Date.now();
     clearTimeout(retry);
     var c = document.getElementById("connection"); if (c) c.hidden = true;
     cutOff(false);
-  });
+  }
   // Another language, on a table page whose socket is open: in place. A reload would be a
   // disconnection, and on the viewer's own turn cut it to 5 s (S4). The link's answer (this table's
   // page in that language; the link sets its cookie) gives the header, the title and the parts of

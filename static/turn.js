@@ -219,7 +219,8 @@
     shown = state();
   }, 1000);
 
-  fichas.step("follow", follow);
+  // A step of static/fichas.js's pipeline, after every push.
+  fichas.follow = follow;
   document.addEventListener("htmx:load", follow);
   // Switched to another language in place (static/fichas.js): its words for the title and the button.
   document.addEventListener("fichas:language", function () {
