@@ -182,13 +182,9 @@
     table.dataset.moves = version.dataset.moves;
     table.dataset.seq = version.dataset.seq;
     table.dataset.phase = version.dataset.phase;
-    table.className = table.className.replace(/\bphase-\w+/, "phase-" + version.dataset.phase);
-    // Marks a push of changed pieces does not re-send: whose turn it is, and the latest tile
-    // (fresh while it is the latest move).
+    // The mark a push of changed pieces does not re-send: the latest tile (fresh while it is the latest
+    // move). Whose turn it is and the phase need nothing here: static/fichas.css reads them.
     var turn = version.dataset.turn;
-    table.querySelectorAll("article.seat").forEach(function (seat) {
-      seat.classList.toggle("turn", seat.dataset.seat === turn);
-    });
     table.querySelectorAll("#line .last").forEach(function (tile) {
       if (tile.id !== version.dataset.last) tile.classList.remove("last", "fresh");
       else if (!version.dataset.fresh) tile.classList.remove("fresh");

@@ -296,12 +296,13 @@ def test_s3_turn_clock_counts_down_without_a_reload(open_page, make_server):
     for player in players:
         page = player.page
         page.evaluate("window.fichasNoReload = true")
-        clock = page.locator("article.seat.turn .clock")
+        seat = player.turn()
+        clock = page.locator(f"#seat-{seat} .clock")
         start = int(clock.inner_text())
         assert 10 <= start <= 45  # a loaded machine may take many seconds to seat both and get here
         page.wait_for_function(  # within the pages' default timeout (10 s)
-            "start => Number(document.querySelector('article.seat.turn .clock').textContent) <= start - 2",
-            arg=start)
+            "([s, start]) => Number(document.querySelector(`#seat-${s} .clock`).textContent) <= start - 2",
+            arg=[seat, start])
         assert page.evaluate("window.fichasNoReload") is True
     mine = players[players[0].turn()].page.locator("#me .prompt .clock")
     expect(mine).to_have_text(re.compile(r"^\d+$"))

@@ -132,11 +132,12 @@ def test_a_round_seen_round_the_table_chain_last_tile_title_and_result(people, m
     check_seats_round_the_felt(watcher.page, 0)  # a spectator sees the host's seat at the bottom
 
     # 3. The countdown is a bar that shrinks, for every viewer (60 s turns: a twentieth each 3 s).
-    bar = watcher.page.locator("article.seat.turn .timer .fill")
+    seat = watcher.turn()
+    bar = watcher.page.locator(f"#seat-{seat} .timer .fill")
     first = bar.bounding_box()["width"]
     watcher.page.wait_for_function(
-        "w => document.querySelector('article.seat.turn .timer .fill').getBoundingClientRect().width < w - 5",
-        arg=first)
+        "([s, w]) => document.querySelector(`#seat-${s} .timer .fill`).getBoundingClientRect().width < w - 5",
+        arg=[seat, first])
 
     stats = Stats()
     seen: dict[str, tuple] = {}
