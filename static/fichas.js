@@ -2,7 +2,8 @@
 // sent (never from this device's clock), with their bar; the copy button copies the table's link;
 // the create form offers only the seat counts of the chosen game.
 (function () {
-  var LATE_MS = 10000; // the last 10 s of a turn are shown in red
+  // the last 10 s of a turn are shown in red
+  var LATE_MS = 10000;
   // A lost socket tries again after a random wait (so that the thousands of pages of a restarted
   // server do not all come back in one second) that doubles with each try, but never past 8 s:
   // htmx's own went up to 64 s, so after a 20 s outage pages came back up to 45 s after the server,
@@ -87,7 +88,8 @@
   function arm(root) {
     (root.querySelectorAll ? root : document).querySelectorAll("[data-remaining-ms]").forEach(function (el) {
       if (!el.dataset.endsAt) el.dataset.endsAt = performance.now() + Number(el.dataset.remainingMs);
-      tick(el); // at once: a new clock is never drawn full first
+      // at once: a new clock is never drawn full first
+      tick(el);
     });
   }
   // A clock's text, its lateness and, for a turn (data-total-ms), its bar: classes only (no
@@ -95,11 +97,13 @@
   function tick(el) {
     var left = Math.max(0, el.dataset.endsAt - performance.now());
     var seconds = String(Math.ceil(left / 1000));
-    if (el.textContent !== seconds) el.textContent = seconds; // a change only: a screen reader may be listening
+    // a change only: a screen reader may be listening
+    if (el.textContent !== seconds) el.textContent = seconds;
     if (!el.dataset.totalMs) return;
     var late = left <= LATE_MS;
     el.classList.toggle("late", late);
-    var bar = (el.closest("p") || el.parentNode).querySelector(".timer"); // the clock's line holds its bar
+    // the clock's line holds its bar
+    var bar = (el.closest("p") || el.parentNode).querySelector(".timer");
     if (!bar) return;
     bar.classList.toggle("late", late);
     var fill = bar.firstElementChild;
@@ -116,9 +120,12 @@
   // A move sent as the connection died (the server stopped, the network went) may never have
   // reached the table: if the table is as it was when the move left, the page says so once it is
   // back, in #flash (a11y.js says it), rather than showing the tile back in the hand without a word.
-  var inFlight = null, lost = null; // the table's version a move unanswered so far was sent on
-  var lostSaid = null; // ... said in #flash: gone with the next move
-  var unsentSaid = null; // a tap refused while down, said in #flash: gone once the connection is back
+  // the table's version a move unanswered so far was sent on
+  var inFlight = null, lost = null;
+  // the words saying it was lost, in #flash: gone with the next move
+  var lostSaid = null;
+  // a tap refused while down, said in #flash: gone once the connection is back
+  var unsentSaid = null;
   function version() { var t = document.getElementById("table"); return t && t.dataset.version; }
   function sent(e) {
     var socket = e.detail.socketWrapper;
@@ -153,7 +160,8 @@
   // since) applies nothing of it and asks for the whole table instead. Each push's numbers are
   // then copied onto #table, whose data-version the page's moves, scripts and tools read.
   var STAMP = /^<input type="hidden" id="version"[^>]*? data-seq="(\d+)"/;
-  var asked = false; // a whole table was asked for and has not come yet
+  // a whole table was asked for and has not come yet
+  var asked = false;
   function inOrder(e) {
     var stamp = STAMP.exec(e.detail.message);
     if (!stamp) return;
@@ -170,8 +178,10 @@
     if (me && prompt) me.classList.toggle("my-turn", prompt.hasAttribute("data-mine"));
   }
   document.addEventListener("DOMContentLoaded", stamped);
-  document.addEventListener("htmx:afterSettle", stamped); // an HTTP answer's #table
-  var applied = null; // the stamp last followed: each push brings a new one
+  // ... and an HTTP answer's #table
+  document.addEventListener("htmx:afterSettle", stamped);
+  // the stamp last followed: each push brings a new one
+  var applied = null;
   function stamped() {
     var version = document.getElementById("version");
     var table = document.getElementById("table");
@@ -199,7 +209,8 @@
       clock.dataset.endsAt = performance.now() + Number(left);
       tick(clock);
     });
-    var mine = document.querySelector("#prompt[data-mine] .clock"); // the viewer's own turn, in #me
+    // the viewer's own turn, in #me
+    var mine = document.querySelector("#prompt[data-mine] .clock");
     if (mine && left) {
       mine.dataset.endsAt = performance.now() + Number(left);
       tick(mine);
@@ -213,7 +224,8 @@
   function cutOff(now) {
     if (now === down) return;
     down = now;
-    if (!down && unsentSaid) { unsentSaid.remove(); unsentSaid = null; } // "not connected" no longer true
+    // "not connected" no longer true
+    if (!down && unsentSaid) { unsentSaid.remove(); unsentSaid = null; }
     document.body.classList.toggle("cut-off", down);
     document.querySelectorAll("#table .dot").forEach(function (dot) {
       if (down && dot.title) {
@@ -252,7 +264,8 @@
   function freshSocket(socket) {
     socket = socket || wrapper;
     if (!socket || stopped || leaving) return;
-    if (inFlight !== null) lost = inFlight; // a move it carried may never have reached the table
+    // a move it carried may never have reached the table
+    if (inFlight !== null) lost = inFlight;
     inFlight = null;
     clearTimeout(unanswered);
     clearTimeout(probing);
@@ -283,7 +296,8 @@
   // "alive?" at once, or a new one made.
   window.addEventListener("offline", function () {
     if (stopped || !wrapper) return;
-    clearTimeout(unanswered); // the socket is tried again with `online`, not after 4 s offline
+    // the socket is tried again with `online`, not after 4 s offline
+    clearTimeout(unanswered);
     clearTimeout(probing);
     probing = null;
     if (current && current.readyState === WebSocket.OPEN) stall(0); else showDown();
@@ -300,18 +314,21 @@
   // (then as above). Only while nothing else is awaited and the page is in sight: a hidden page
   // catches up when shown.
   var PROBE_AFTER_MS = 5000, PROBE_WAIT_MS = 2000;
-  var ALIVE = '{"action":"alive"}', ALIVE_ANSWER = "alive"; // as web/ws/endpoint.py writes them
+  // as web/ws/endpoint.py writes them
+  var ALIVE = '{"action":"alive"}', ALIVE_ANSWER = "alive";
   var heardAt = Date.now(), probing = null;
   function heard(e) {
     heardAt = Date.now();
     clearTimeout(probing);
     probing = null;
-    if (stalled) { // it carries again: back, with what it held
+    // it carries again: back, with what it held
+    if (stalled) {
       unstall();
       var c = document.getElementById("connection"); if (c && !stopped) c.hidden = true;
       cutOff(false);
     }
-    if (e.detail.message === ALIVE_ANSWER) e.preventDefault(); // nothing to show
+    // nothing to show
+    if (e.detail.message === ALIVE_ANSWER) e.preventDefault();
   }
   setInterval(function () {
     if (down || stopped || probing || inFlight !== null || !current || current.readyState !== WebSocket.OPEN
@@ -333,7 +350,8 @@
     setTimeout(function () { tell(then); }, CAUGHT_UP_MS);
     if (stopped || leaving || !wrapper) return;
     if (!current || current.readyState !== WebSocket.OPEN) { freshSocket(); return; }
-    current.send('{"action":"refresh"}'); // as web/ws/endpoint.py reads it
+    // as web/ws/endpoint.py reads it
+    current.send('{"action":"refresh"}');
     clearTimeout(probing);
     probing = setTimeout(function () { probing = null; stall(STALL_MAX_MS); }, PROBE_WAIT_MS);
   };
@@ -341,7 +359,8 @@
   // How this page's seat was lost while it was away (web/http/routes.py lost_seat), come with the page or
   // with the socket's first whole table, stays through the whole #me later pushes swap in with an
   // empty #flash (a seat changing hands, someone coming back), until the viewer does something.
-  var kept = null, justOpened = false; // a copy of the message; the socket has just opened
+  // a copy of the message; the socket has just opened
+  var kept = null, justOpened = false;
   function keep() {
     var message = document.querySelector("#flash .flash-error");
     if (message && message !== lostSaid && message !== unsentSaid) kept = message.cloneNode(true);
@@ -357,7 +376,8 @@
   // A page being left closes its socket too: that is no lost connection.
   window.addEventListener("pagehide", function () { leaving = true; });
   window.addEventListener("beforeunload", function () { leaving = true; });
-  window.addEventListener("pageshow", function () { leaving = false; }); // back from the history
+  // back from the history
+  window.addEventListener("pageshow", function () { leaving = false; });
   // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
   // A close with 1008 (policy violation: this page sent too much) or 1009 (a message too big) is
   // final: the page shows the server's reason and reconnects no more (htmx-ext-ws itself retries
@@ -372,7 +392,8 @@
     var c = document.getElementById("connection");
     var code = e.detail.event.code;
     var newest = current === null || e.detail.event.target === current;
-    if (newest) clearTimeout(unanswered); // it is closed: htmx or the retry below reconnects
+    // it is closed: htmx or the retry below reconnects
+    if (newest) clearTimeout(unanswered);
     if ((code === 1000 || code === 1001) && !leaving && !stopped
         && (newest || current.readyState === WebSocket.CLOSED)) {
       if (newest && Date.now() - openedAt > 10000) tries = 0;
@@ -432,7 +453,8 @@
     fetch(link.href, {credentials: "same-origin"}).then(function (answer) {
       return answer.ok ? answer.text() : Promise.reject(new Error(answer.status));
     }, function () {
-      return null; // no answer: offline, or the server is away
+      // no answer: offline, or the server is away
+      return null;
     }).then(function (html) {
       switching = false;
       if (html === null) return;
@@ -453,7 +475,8 @@
         return document.adoptNode(child);
       }));
       open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
-      typed.forEach(function (field) { // what the viewer typed, read when the answer came (not before: typing goes on)
+      // what the viewer typed, read when the answer came (not before: typing goes on)
+      typed.forEach(function (field) {
         var now = document.getElementById(field.id);
         if (now && now.type === field.type) { if (field.type === "checkbox") now.checked = field.checked; else now.value = field.value; }
       });
@@ -485,7 +508,8 @@
       clearTimeout(button.copiedTimer);
       button.copiedTimer = setTimeout(function () { button.textContent = button.dataset.label; }, copied ? 2000 : 6000);
     }
-    function selectAll() { input.select(); input.setSelectionRange(0, input.value.length); } // iOS: both
+    // iOS needs both
+    function selectAll() { input.select(); input.setSelectionRange(0, input.value.length); }
     function byHand() {
       selectAll();
       try { done(document.execCommand("copy")); } catch (error) { done(false); }
