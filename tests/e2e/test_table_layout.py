@@ -551,7 +551,7 @@ def test_in_forced_colours_the_tiles_keep_their_pips_and_what_glows_is_outlined(
     pips = page.eval_on_selector_all("#hand .h:not(.p0), #line .h:not(.p0), .backs",
                                      "els => els.map(e => getComputedStyle(e).backgroundImage)")
     assert len(pips) > 3 and all("gradient" in b for b in pips)  # High Contrast would leave blank tiles
-    for marked in ("article.seat.turn", "#line .last", "#hand .tile-btn.fits", "#me.my-turn"):
+    for marked in (f"#seat-{players[0].turn()}", "#line .last", "#hand .tile-btn.fits", "#me.my-turn"):
         assert page.eval_on_selector(marked, "e => getComputedStyle(e).outlineStyle") != "none", marked
     # The tile with the keyboard's focus still stands out from the other tiles that fit.
     page.locator("#hand .tile-btn.fits").first.focus()
