@@ -165,16 +165,13 @@
   // Chromium rings any element focused by script once the focused one was removed.
   document.addEventListener("pointerdown", function () { document.body.classList.add("pointer"); }, true);
   document.addEventListener("keydown", function () { document.body.classList.remove("pointer"); }, true);
-  document.addEventListener("htmx:wsBeforeMessage", function () {
-    before = describe(document.activeElement) || before;
-  });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    announce();
-    sayHanded();
-    sayRequests();
-    refusals();
-    restoreFocus();
-  });
+  // Steps of static/fichas.js's pipeline, which runs them in the order it writes down for every push.
+  fichas.rememberFocus = function () { before = describe(document.activeElement) || before; };
+  fichas.announce = announce;
+  fichas.sayHanded = sayHanded;
+  fichas.sayRequests = sayRequests;
+  fichas.refusals = refusals;
+  fichas.restoreFocus = restoreFocus;
   document.addEventListener("htmx:afterSwap", refusals);
   // An answer's #flash (web/push/publish.py flash_answer); a name refused: its field marked and focused.
   document.addEventListener("fichas:refused", function (e) {

@@ -2,7 +2,8 @@
 // sent (never from this device's clock), with their bar; the copy button copies the table's link;
 // the create form offers only the seat counts of the chosen game.
 (function () {
-  var LATE_MS = 10000; // the last 10 s of a turn are shown in red
+  // the last 10 s of a turn are shown in red
+  var LATE_MS = 10000;
   // A lost socket tries again after a random wait (so that the thousands of pages of a restarted
   // server do not all come back in one second) that doubles with each try, but never past 8 s:
   // htmx's own went up to 64 s, so after a 20 s outage pages came back up to 45 s after the server,
@@ -10,10 +11,85 @@
   var RETRY_MAX_MS = 8000;
   function retryDelay(tries) { return Math.random() * Math.min(RETRY_MAX_MS, 1000 * Math.pow(2, tries)); }
   if (window.htmx) htmx.config.wsReconnectDelay = retryDelay;
+  // The page's one pipeline: each socket event htmx fires has one listener, here, that runs its steps
+  // in the order written, and no other script listens to these events, so what sees a push first is
+  // read in one place. Each step is a small function beside the state it keeps: in this file, or in
+  // static/turn.js and static/a11y.js (which load after this one and put theirs on window.fichas).
+  var fichas = window.fichas = {};
+  // htmx replaces a socket the page has already replaced: no lost connection.
+  document.addEventListener("htmx:wsConnecting", replacing);
+  document.addEventListener("htmx:wsOpen", function (e) {
+    // A socket just opened is alive: no stall, no probe yet.
+    heardAt = Date.now();
+    unstall();
+    // Its first whole table may say how the seat was lost while the page was away.
+    justOpened = true;
+    // The newest socket, kept; "Reconnecting…" gone, the moves on again.
+    connected(e);
+  });
+  document.addEventListener("htmx:wsClose", function (e) {
+    // A move it carried may never have reached the table.
+    if (inFlight !== null) lost = inFlight;
+    inFlight = null;
+    // htmx or the retry in `disconnected` tries again: no stall timer.
+    unstall();
+    // Down, tried again later, or stopped for good with the server's reason.
+    disconnected(e);
+  });
+  // A tap while down is answered on the spot, never queued.
+  document.addEventListener("htmx:wsConfigSend", refuseWhileDown);
+  document.addEventListener("htmx:wsAfterSend", function (e) {
+    // A move awaits its answer (or the connection is given up).
+    sent(e);
+    // The viewer did something: a lost seat's message may go.
+    forget();
+  });
+  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+    // A push of pieces that does not follow the last one is not shown.
+    inOrder(e);
+    // Anything arriving proves the socket alive; a probe's answer shows nothing.
+    heard(e);
+    // What had focus, to give it back after the swap.
+    fichas.rememberFocus();
+  });
+  document.addEventListener("htmx:wsAfterMessage", function (e) {
+    // New clocks count down from the time the server sent.
+    arm(document);
+    // The move sent was answered, or is said lost.
+    answered();
+    // The whole table asked for has come.
+    if (e.detail.message.indexOf('<section id="table"') >= 0) asked = false;
+    // #me is sent in pieces (web/push/own_part.py): its turn's mark follows the prompt, before
+    // static/turn.js and static/a11y.js read it.
+    markMyTurn();
+    // The stamp's numbers and marks onto #table, and the clock of the seat to play.
+    stamped();
+    // A lost seat's message stays through later pushes.
+    showKept();
+    // The tab's title, the sound, the result in sight, the stand-in told (static/turn.js).
+    fichas.follow();
+    // A page back from away says what it missed, once the table came.
+    caughtUp();
+    // The latest change and this viewer's turn, said once; a seat handed over; requests for a seat;
+    // a refusal in #flash; the focus back, or on the first playable tile as a turn begins (static/a11y.js).
+    fichas.announce();
+    fichas.sayHanded();
+    fichas.sayRequests();
+    fichas.refusals();
+    fichas.restoreFocus();
+  });
+  // The socket's state, kept here only (static/turn.js asks through fichas.catchUp; static/a11y.js
+  // hears "fichas:connection" as the page goes down or comes back): the newest socket that opened and
+  // htmx's wrapper of it (whose send queues while it reconnects); `down`: the page says it has no
+  // connection and takes no move; `stalled`: ... while it keeps a quiet socket that may come back;
+  // `stopped`: the server closed it for good (1008, 1009); `leaving`: the page is being left, so its
+  // socket's close is no lost connection.
+  var current = null, wrapper = null, down = false, stalled = false, stopped = false, leaving = false;
   function arm(root) {
     (root.querySelectorAll ? root : document).querySelectorAll("[data-remaining-ms]").forEach(function (el) {
       if (!el.dataset.endsAt) el.dataset.endsAt = performance.now() + Number(el.dataset.remainingMs);
-      tick(el); // at once: a new clock is never drawn full first
+      // at once: a new clock is never drawn full first
+      tick(el);
     });
   }
   // A clock's text, its lateness and, for a turn (data-total-ms), its bar: classes only (no
@@ -21,11 +97,13 @@
   function tick(el) {
     var left = Math.max(0, el.dataset.endsAt - performance.now());
     var seconds = String(Math.ceil(left / 1000));
-    if (el.textContent !== seconds) el.textContent = seconds; // a change only: a screen reader may be listening
+    // a change only: a screen reader may be listening
+    if (el.textContent !== seconds) el.textContent = seconds;
     if (!el.dataset.totalMs) return;
     var late = left <= LATE_MS;
     el.classList.toggle("late", late);
-    var bar = (el.closest("p") || el.parentNode).querySelector(".timer"); // the clock's line holds its bar
+    // the clock's line holds its bar
+    var bar = (el.closest("p") || el.parentNode).querySelector(".timer");
     if (!bar) return;
     bar.classList.toggle("late", late);
     var fill = bar.firstElementChild;
@@ -35,20 +113,21 @@
   setInterval(function () { document.querySelectorAll("[data-ends-at]").forEach(tick); }, 250);
   document.addEventListener("DOMContentLoaded", function () { arm(document); });
   document.addEventListener("htmx:load", function (e) { arm(e.detail.elt); });
-  document.addEventListener("htmx:wsAfterMessage", function () { arm(document); });
   // Every move sent is answered at once (a push, or a message in #flash). No answer within a few
   // seconds means a dead connection the browser still thinks open (a phone that changed
   // networks): reconnect, which brings the table afresh.
   var unanswered = null;
-  var stopped = false; // the server closed this page's socket for good (below)
   // A move sent as the connection died (the server stopped, the network went) may never have
   // reached the table: if the table is as it was when the move left, the page says so once it is
   // back, in #flash (a11y.js says it), rather than showing the tile back in the hand without a word.
-  var inFlight = null, lost = null; // the table's version a move unanswered so far was sent on
-  var lostSaid = null; // ... said in #flash: gone with the next move
-  var unsentSaid = null; // a tap refused while down, said in #flash: gone once the connection is back
+  // the table's version a move unanswered so far was sent on
+  var inFlight = null, lost = null;
+  // the words saying it was lost, in #flash: gone with the next move
+  var lostSaid = null;
+  // a tap refused while down, said in #flash: gone once the connection is back
+  var unsentSaid = null;
   function version() { var t = document.getElementById("table"); return t && t.dataset.version; }
-  document.addEventListener("htmx:wsAfterSend", function (e) {
+  function sent(e) {
     var socket = e.detail.socketWrapper;
     inFlight = version();
     if (lostSaid) lostSaid.remove();
@@ -58,8 +137,8 @@
       showDown();
       freshSocket(socket);
     }, 4000);
-  });
-  document.addEventListener("htmx:wsAfterMessage", function () {
+  }
+  function answered() {
     clearTimeout(unanswered);
     inFlight = null;
     var c = document.getElementById("connection");
@@ -70,8 +149,7 @@
       intoEmptyFlash(lostSaid);
     }
     lost = null;
-  });
-  document.addEventListener("htmx:wsClose", function () { if (inFlight !== null) lost = inFlight; inFlight = null; });
+  }
   // A message put in #flash by the page itself, unless a refusal or another message is there.
   function intoEmptyFlash(message) {
     var flash = document.getElementById("flash");
@@ -82,8 +160,9 @@
   // since) applies nothing of it and asks for the whole table instead. Each push's numbers are
   // then copied onto #table, whose data-version the page's moves, scripts and tools read.
   var STAMP = /^<input type="hidden" id="version"[^>]*? data-seq="(\d+)"/;
-  var asked = false; // a whole table was asked for and has not come yet
-  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+  // a whole table was asked for and has not come yet
+  var asked = false;
+  function inOrder(e) {
     var stamp = STAMP.exec(e.detail.message);
     if (!stamp) return;
     var version = document.getElementById("version");
@@ -93,18 +172,16 @@
       asked = true;
       e.detail.socketWrapper.send(JSON.stringify({action: "refresh"}));
     }
-  });
-  document.addEventListener("htmx:wsAfterMessage", function (e) {
-    if (e.detail.message.indexOf('<section id="table"') >= 0) asked = false;
-    // #me is sent in pieces (web/push/own_part.py): its turn's mark follows the prompt. Before turn.js
-    // and a11y.js read it (this file's listeners come first).
+  }
+  function markMyTurn() {
     var me = document.getElementById("me"), prompt = document.getElementById("prompt");
     if (me && prompt) me.classList.toggle("my-turn", prompt.hasAttribute("data-mine"));
-    stamped();
-  });
+  }
   document.addEventListener("DOMContentLoaded", stamped);
-  document.addEventListener("htmx:afterSettle", stamped); // an HTTP answer's #table
-  var applied = null; // the stamp last followed: each push brings a new one
+  // ... and an HTTP answer's #table
+  document.addEventListener("htmx:afterSettle", stamped);
+  // the stamp last followed: each push brings a new one
+  var applied = null;
   function stamped() {
     var version = document.getElementById("version");
     var table = document.getElementById("table");
@@ -115,13 +192,9 @@
     table.dataset.moves = version.dataset.moves;
     table.dataset.seq = version.dataset.seq;
     table.dataset.phase = version.dataset.phase;
-    table.className = table.className.replace(/\bphase-\w+/, "phase-" + version.dataset.phase);
-    // Marks a push of changed pieces does not re-send: whose turn it is, and the latest tile
-    // (fresh while it is the latest move).
+    // The mark a push of changed pieces does not re-send: the latest tile (fresh while it is the latest
+    // move). Whose turn it is and the phase need nothing here: static/fichas.css reads them.
     var turn = version.dataset.turn;
-    table.querySelectorAll("article.seat").forEach(function (seat) {
-      seat.classList.toggle("turn", seat.dataset.seat === turn);
-    });
     table.querySelectorAll("#line .last").forEach(function (tile) {
       if (tile.id !== version.dataset.last) tile.classList.remove("last", "fresh");
       else if (!version.dataset.fresh) tile.classList.remove("fresh");
@@ -136,7 +209,8 @@
       clock.dataset.endsAt = performance.now() + Number(left);
       tick(clock);
     });
-    var mine = document.querySelector("#prompt[data-mine] .clock"); // the viewer's own turn, in #me
+    // the viewer's own turn, in #me
+    var mine = document.querySelector("#prompt[data-mine] .clock");
     if (mine && left) {
       mine.dataset.endsAt = performance.now() + Number(left);
       tick(mine);
@@ -147,11 +221,11 @@
   // what a screen reader says of them), and sends no move: htmx would queue one and play it on
   // reconnection, unseen, long after the tap. a11y.js says both changes. Connected again, the whole
   // table comes afresh.
-  var down = false;
   function cutOff(now) {
     if (now === down) return;
     down = now;
-    if (!down && unsentSaid) { unsentSaid.remove(); unsentSaid = null; } // "not connected" no longer true
+    // "not connected" no longer true
+    if (!down && unsentSaid) { unsentSaid.remove(); unsentSaid = null; }
     document.body.classList.toggle("cut-off", down);
     document.querySelectorAll("#table .dot").forEach(function (dot) {
       if (down && dot.title) {
@@ -168,7 +242,7 @@
   }
   // A tap while down is answered on the spot, in #flash (a11y.js reads it out), and dropped: never
   // kept to be sent once the connection is back, onto a table that may have changed meanwhile.
-  document.addEventListener("htmx:wsConfigSend", function (e) {
+  function refuseWhileDown(e) {
     if (!down) return;
     e.preventDefault();
     var flash = document.getElementById("flash"), c = document.getElementById("connection");
@@ -178,7 +252,7 @@
     unsentSaid.textContent = c.dataset.unsent;
     flash.replaceChildren(unsentSaid);
     document.dispatchEvent(new CustomEvent("fichas:refused"));
-  });
+  }
   // "Reconnecting…" in sight and the moves off, at once.
   function showDown() {
     var c = document.getElementById("connection"); if (c) c.hidden = false;
@@ -190,7 +264,8 @@
   function freshSocket(socket) {
     socket = socket || wrapper;
     if (!socket || stopped || leaving) return;
-    if (inFlight !== null) lost = inFlight; // a move it carried may never have reached the table
+    // a move it carried may never have reached the table
+    if (inFlight !== null) lost = inFlight;
     inFlight = null;
     clearTimeout(unanswered);
     clearTimeout(probing);
@@ -207,7 +282,7 @@
   // without a word, or a network back that it does not answer within ONLINE_WAIT_MS, and a new one
   // is made.
   var ONLINE_WAIT_MS = 1000, STALL_MAX_MS = 8000;
-  var stalled = false, stallTimer = null;
+  var stallTimer = null;
   function stall(giveUpMs) {
     showDown();
     stalled = true;
@@ -221,7 +296,8 @@
   // "alive?" at once, or a new one made.
   window.addEventListener("offline", function () {
     if (stopped || !wrapper) return;
-    clearTimeout(unanswered); // the socket is tried again with `online`, not after 4 s offline
+    // the socket is tried again with `online`, not after 4 s offline
+    clearTimeout(unanswered);
     clearTimeout(probing);
     probing = null;
     if (current && current.readyState === WebSocket.OPEN) stall(0); else showDown();
@@ -238,21 +314,22 @@
   // (then as above). Only while nothing else is awaited and the page is in sight: a hidden page
   // catches up when shown.
   var PROBE_AFTER_MS = 5000, PROBE_WAIT_MS = 2000;
-  var ALIVE = '{"action":"alive"}', ALIVE_ANSWER = "alive"; // as web/ws/endpoint.py writes them
+  // as web/ws/endpoint.py writes them
+  var ALIVE = '{"action":"alive"}', ALIVE_ANSWER = "alive";
   var heardAt = Date.now(), probing = null;
-  document.addEventListener("htmx:wsOpen", function () { heardAt = Date.now(); unstall(); });
-  document.addEventListener("htmx:wsClose", function () { unstall(); }); // htmx or the retry below try again
-  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+  function heard(e) {
     heardAt = Date.now();
     clearTimeout(probing);
     probing = null;
-    if (stalled) { // it carries again: back, with what it held
+    // it carries again: back, with what it held
+    if (stalled) {
       unstall();
       var c = document.getElementById("connection"); if (c && !stopped) c.hidden = true;
       cutOff(false);
     }
-    if (e.detail.message === ALIVE_ANSWER) e.preventDefault(); // nothing to show
-  });
+    // nothing to show
+    if (e.detail.message === ALIVE_ANSWER) e.preventDefault();
+  }
   setInterval(function () {
     if (down || stopped || probing || inFlight !== null || !current || current.readyState !== WebSocket.OPEN
         || document.visibilityState !== "visible" || Date.now() - heardAt < PROBE_AFTER_MS) return;
@@ -262,35 +339,45 @@
   // A page back from the background or from stopped scripts (static/turn.js) wants the table as it is
   // now: an open socket is asked for it whole, its answer awaited as a probe's (a socket that died
   // meanwhile is then replaced); a closed one is replaced at once; one closed for good stays so.
-  document.addEventListener("fichas:catch-up", function () {
+  // `then` runs once the next push has been shown, or after CAUGHT_UP_MS without one.
+  var CAUGHT_UP_MS = 5000, awaiting = [];
+  function tell(then) {
+    var at = awaiting.indexOf(then);
+    if (at >= 0) { awaiting.splice(at, 1); then(); }
+  }
+  fichas.catchUp = function (then) {
+    awaiting.push(then);
+    setTimeout(function () { tell(then); }, CAUGHT_UP_MS);
     if (stopped || leaving || !wrapper) return;
     if (!current || current.readyState !== WebSocket.OPEN) { freshSocket(); return; }
-    current.send('{"action":"refresh"}'); // as web/ws/endpoint.py reads it
+    // as web/ws/endpoint.py reads it
+    current.send('{"action":"refresh"}');
     clearTimeout(probing);
     probing = setTimeout(function () { probing = null; stall(STALL_MAX_MS); }, PROBE_WAIT_MS);
-  });
+  };
+  function caughtUp() { awaiting.slice().forEach(tell); }
   // How this page's seat was lost while it was away (web/http/routes.py lost_seat), come with the page or
   // with the socket's first whole table, stays through the whole #me later pushes swap in with an
   // empty #flash (a seat changing hands, someone coming back), until the viewer does something.
-  var kept = null, opened = false; // a copy of the message; the socket has just opened
+  // a copy of the message; the socket has just opened
+  var kept = null, justOpened = false;
   function keep() {
     var message = document.querySelector("#flash .flash-error");
     if (message && message !== lostSaid && message !== unsentSaid) kept = message.cloneNode(true);
   }
+  function forget() { kept = null; }
   document.addEventListener("DOMContentLoaded", keep);
-  document.addEventListener("htmx:wsOpen", function () { opened = true; });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    if (opened && !kept) keep();
-    opened = false;
+  function showKept() {
+    if (justOpened && !kept) keep();
+    justOpened = false;
     if (kept) intoEmptyFlash(kept.cloneNode(true));
-  });
-  document.addEventListener("htmx:wsAfterSend", function () { kept = null; });
-  document.addEventListener("htmx:beforeRequest", function () { kept = null; });
+  }
+  document.addEventListener("htmx:beforeRequest", forget);
   // A page being left closes its socket too: that is no lost connection.
-  var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
   window.addEventListener("beforeunload", function () { leaving = true; });
-  window.addEventListener("pageshow", function () { leaving = false; }); // back from the history
+  // back from the history
+  window.addEventListener("pageshow", function () { leaving = false; });
   // "Reconnecting…" follows the newest socket only: a replaced one may report its close late.
   // A close with 1008 (policy violation: this page sent too much) or 1009 (a message too big) is
   // final: the page shows the server's reason and reconnects no more (htmx-ext-ws itself retries
@@ -300,14 +387,13 @@
   // opens and is closed at once must not make a loop), so that no page waits forever: the newest
   // socket's close, or a new try's while none is open. One try waits at a time, and none once
   // htmx is connecting by itself.
-  var current = null; // the newest socket that opened
-  var wrapper = null; // ... as htmx wraps it (its send queues while it reconnects)
   var openedAt = 0, tries = 0, retry = null;
-  document.addEventListener("htmx:wsClose", function (e) {
+  function disconnected(e) {
     var c = document.getElementById("connection");
     var code = e.detail.event.code;
     var newest = current === null || e.detail.event.target === current;
-    if (newest) clearTimeout(unanswered); // it is closed: htmx or the retry below reconnects
+    // it is closed: htmx or the retry below reconnects
+    if (newest) clearTimeout(unanswered);
     if ((code === 1000 || code === 1001) && !leaving && !stopped
         && (newest || current.readyState === WebSocket.CLOSED)) {
       if (newest && Date.now() - openedAt > 10000) tries = 0;
@@ -327,8 +413,8 @@
     }
     if (c) c.hidden = false;
     cutOff(true);
-  });
-  document.addEventListener("htmx:wsConnecting", function () {
+  }
+  function replacing() {
     clearTimeout(retry);
     // htmx has just closed the open socket to make a new one (a try it had set for later, after the
     // page already reconnected by itself): a replacement, not a lost connection to say.
@@ -337,15 +423,15 @@
       if (inFlight !== null) lost = inFlight;
       inFlight = null;
     }
-  });
-  document.addEventListener("htmx:wsOpen", function (e) {
+  }
+  function connected(e) {
     current = e.detail.event.target;
     wrapper = e.detail.socketWrapper;
     openedAt = Date.now();
     clearTimeout(retry);
     var c = document.getElementById("connection"); if (c) c.hidden = true;
     cutOff(false);
-  });
+  }
   // Another language, on a table page whose socket is open: in place. A reload would be a
   // disconnection, and on the viewer's own turn cut it to 5 s (S4). The link's answer (this table's
   // page in that language; the link sets its cookie) gives the header, the title and the parts of
@@ -367,7 +453,8 @@
     fetch(link.href, {credentials: "same-origin"}).then(function (answer) {
       return answer.ok ? answer.text() : Promise.reject(new Error(answer.status));
     }, function () {
-      return null; // no answer: offline, or the server is away
+      // no answer: offline, or the server is away
+      return null;
     }).then(function (html) {
       switching = false;
       if (html === null) return;
@@ -388,7 +475,8 @@
         return document.adoptNode(child);
       }));
       open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
-      typed.forEach(function (field) { // what the viewer typed, read when the answer came (not before: typing goes on)
+      // what the viewer typed, read when the answer came (not before: typing goes on)
+      typed.forEach(function (field) {
         var now = document.getElementById(field.id);
         if (now && now.type === field.type) { if (field.type === "checkbox") now.checked = field.checked; else now.value = field.value; }
       });
@@ -420,7 +508,8 @@
       clearTimeout(button.copiedTimer);
       button.copiedTimer = setTimeout(function () { button.textContent = button.dataset.label; }, copied ? 2000 : 6000);
     }
-    function selectAll() { input.select(); input.setSelectionRange(0, input.value.length); } // iOS: both
+    // iOS needs both
+    function selectAll() { input.select(); input.setSelectionRange(0, input.value.length); }
     function byHand() {
       selectAll();
       try { done(document.execCommand("copy")); } catch (error) { done(false); }

@@ -181,18 +181,11 @@
   // table at once: what it was pushed meanwhile may be old, and its clocks drawn from stale times.
   // Then it says what it missed. A closed socket reconnects now rather than after its back-off (the
   // server sends the table afresh); an open one is kept (closing it would cost a player on their turn
-  // their time, S4).
+  // their time, S4). The socket is static/fichas.js's: it asks, and calls back once the table came.
   function catchUp(before) {
-    var pending = true;
-    function tell() {
-      if (!pending) return;
-      pending = false;
-      document.removeEventListener("htmx:wsAfterMessage", tell);
+    fichas.catchUp(function () {
       setTimeout(function () { tellAway(before); }, 300); // after what else had waited for the page
-    }
-    document.addEventListener("htmx:wsAfterMessage", tell);
-    setTimeout(tell, 5000);
-    document.dispatchEvent(new CustomEvent("fichas:catch-up")); // static/fichas.js asks, over its socket
+    });
   }
 
   document.addEventListener("visibilitychange", function () {
@@ -226,7 +219,8 @@
     shown = state();
   }, 1000);
 
-  document.addEventListener("htmx:wsAfterMessage", follow);
+  // A step of static/fichas.js's pipeline, after every push.
+  fichas.follow = follow;
   document.addEventListener("htmx:load", follow);
   // Switched to another language in place (static/fichas.js): its words for the title and the button.
   document.addEventListener("fichas:language", function () {

@@ -93,7 +93,7 @@ def test_axe_finds_nothing_on_any_screen(open_page, make_server):
     expect(ana.page.locator("#table .result")).to_have_count(0)
     while play_one_move(players, stats) is not None:
         pass
-    expect(ana.page.locator("#table.phase-over")).to_have_count(1)
+    expect(ana.page.locator("#table[data-phase=over]")).to_have_count(1)
     check(ana.page, "match end (host)", problems)
     check(bea.page, "match end", problems)
     check(watcher, "spectator, match end", problems)

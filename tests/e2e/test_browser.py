@@ -29,7 +29,6 @@ from helpers.players import (
 
 pytestmark = pytest.mark.browser
 
-TURN = re.compile(r"\bturn\b")
 OFFLINE = re.compile(r"\boffline\b")
 
 
@@ -93,7 +92,7 @@ def test_t9_four_players_play_a_round_by_clicking_and_see_all_hands_at_the_end(o
     assert len(set().union(*map(set, hands))) == 28
     check_privacy(players)
     for player in players:
-        expect(player.page.locator("article.seat[data-seat='0']")).to_have_class(TURN)
+        expect(player.page.locator("#version")).to_have_attribute("data-turn", "0")
 
     stats = Stats()
     final_hands = {}
@@ -114,7 +113,7 @@ def test_t9_four_players_play_a_round_by_clicking_and_see_all_hands_at_the_end(o
     for player in players:
         expect(player.page.locator("#table .result")).to_have_count(0)
         expect(player.page.locator("#hand [data-tile]")).to_have_count(7)
-        expect(player.page.locator("article.seat[data-seat='1']")).to_have_class(TURN)
+        expect(player.page.locator("#version")).to_have_attribute("data-turn", "1")
     check_privacy(players)
 
 
@@ -153,7 +152,7 @@ def test_s4_reload_or_reopen_mid_round_keeps_the_seat_the_hand_and_the_turn(open
     reopen(watcher, players)  # closing the tab and opening the link again is the same seat
     assert watcher.hand() == hands[watcher.seat]
     expect(watcher.page.locator("#me .prompt")).not_to_contain_text("Your turn")
-    expect(watcher.page.locator(f"article.seat[data-seat='{mover.seat}']")).to_have_class(TURN)
+    expect(watcher.page.locator("#version")).to_have_attribute("data-turn", str(mover.seat))
 
     play_one_move(players, stats)  # the reloaded page plays, and everyone sees it
     assert stats.moves[-1].startswith(mover.name)
@@ -286,12 +285,13 @@ def test_s3_turn_clock_counts_down_without_a_reload(open_page, make_server):
     for player in players:
         page = player.page
         page.evaluate("window.fichasNoReload = true")
-        clock = page.locator("article.seat.turn .clock")
+        seat = player.turn()
+        clock = page.locator(f"#seat-{seat} .clock")
         start = int(clock.inner_text())
         assert 10 <= start <= 45  # a loaded machine may take many seconds to seat both and get here
         page.wait_for_function(  # within the pages' default timeout (10 s)
-            "start => Number(document.querySelector('article.seat.turn .clock').textContent) <= start - 2",
-            arg=start)
+            "([s, start]) => Number(document.querySelector(`#seat-${s} .clock`).textContent) <= start - 2",
+            arg=[seat, start])
         assert page.evaluate("window.fichasNoReload") is True
     mine = players[players[0].turn()].page.locator("#me .prompt .clock")
     expect(mine).to_have_text(re.compile(r"^\d+$"))

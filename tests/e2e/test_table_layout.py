@@ -141,11 +141,12 @@ def test_a_round_seen_round_the_table_chain_last_tile_title_and_result(people, m
     check_seats_round_the_felt(watcher.page, 0)  # a spectator sees the host's seat at the bottom
 
     # 3. The countdown is a bar that shrinks, for every viewer (60 s turns: a twentieth each 3 s).
-    bar = watcher.page.locator("article.seat.turn .timer .fill")
+    seat = watcher.turn()
+    bar = watcher.page.locator(f"#seat-{seat} .timer .fill")
     first = bar.bounding_box()["width"]
     watcher.page.wait_for_function(
-        "w => document.querySelector('article.seat.turn .timer .fill').getBoundingClientRect().width < w - 5",
-        arg=first)
+        "([s, w]) => document.querySelector(`#seat-${s} .timer .fill`).getBoundingClientRect().width < w - 5",
+        arg=[seat, first])
 
     stats = Stats()
     seen: dict[str, tuple] = {}
@@ -559,7 +560,7 @@ def test_in_forced_colours_the_tiles_keep_their_pips_and_what_glows_is_outlined(
     pips = page.eval_on_selector_all("#hand .h:not(.p0), #line .h:not(.p0), .backs",
                                      "els => els.map(e => getComputedStyle(e).backgroundImage)")
     assert len(pips) > 3 and all("gradient" in b for b in pips)  # High Contrast would leave blank tiles
-    for marked in ("article.seat.turn", "#line .last", "#hand .tile-btn.fits", "#me.my-turn"):
+    for marked in (f"#seat-{players[0].turn()}", "#line .last", "#hand .tile-btn.fits", "#me.my-turn"):
         assert page.eval_on_selector(marked, "e => getComputedStyle(e).outlineStyle") != "none", marked
     # The tile with the keyboard's focus still stands out from the other tiles that fit.
     page.locator("#hand .tile-btn.fits").first.focus()

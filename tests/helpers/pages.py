@@ -81,10 +81,9 @@ def seat_panels(text: str) -> dict[int, tuple[set[str], str]]:
 
 
 def turn_seat(text: str) -> int | None:
-    """The seat whose panel is marked as the one to play."""
-    turns = [seat for seat, (classes, _) in seat_panels(text).items() if "turn" in classes]
-    assert len(turns) <= 1, turns
-    return turns[0] if turns else None
+    """The seat whose panel is marked as the one to play (static/fichas.css, from the stamp's data-turn)."""
+    turn = re.search(r'<input type="hidden" id="version"[^>]*? data-turn="(\d*)"', text)
+    return int(turn.group(1)) if turn and turn.group(1) else None
 
 
 def reveal_of(text: str, seat: int) -> set[str] | None:

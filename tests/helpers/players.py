@@ -62,9 +62,9 @@ class Player:
         return int(self.page.locator("#table").get_attribute("data-version"))
 
     def turn(self) -> int | None:
-        """The seat whose turn the shared panel shows, None between rounds."""
-        seat = self.page.locator("article.seat.turn")
-        return int(seat.get_attribute("data-seat")) if seat.count() else None
+        """The seat whose turn the shared panel shows (CSS reads it from the stamp), None between rounds."""
+        turn = self.page.locator("#version").get_attribute("data-turn")
+        return int(turn) if turn else None
 
     def round_over(self) -> bool:
         return self.page.locator("#table .result").count() > 0

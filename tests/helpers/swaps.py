@@ -77,7 +77,7 @@ def apply(page: str, message: str) -> str:
 
 
 def stamp_table(page: str) -> str:
-    """What static/fichas.js does after each push: #version's numbers copied onto #table, the marks moved."""
+    """What static/fichas.js does after each push: #version's numbers onto #table, the latest tile marked."""
     version, table = find(page, "version"), find(page, "table")
     if version is None or table is None:
         return page
@@ -86,7 +86,6 @@ def stamp_table(page: str) -> str:
                         ("moves", version.attributes["data-moves"]),
                         ("seq", version.attributes["data-seq"]), ("phase", version.attributes["data-phase"])):
         start_tag = re.sub(rf' data-{name}="[^"]*"', f' data-{name}="{value}"', start_tag, count=1)
-    start_tag = re.sub(r"\bphase-\w+", f"phase-{version.attributes['data-phase']}", start_tag, count=1)
     page = page[:table.start] + start_tag + page[table.inner_start:]
     return marked(page, version.attributes)
 
@@ -101,20 +100,12 @@ def classes_of(page: str, pattern: str, change) -> str:
 
 
 def marked(page: str, stamp: dict) -> str:
-    """Whose turn it is (.turn on its seat) and the latest tile (.last, .fresh), as the stamp says."""
-    def seat(tag: str, classes: list[str]) -> str:
-        mine = re.search(r' data-seat="(\d+)"', tag).group(1) == stamp.get("data-turn")
-        classes = [c for c in classes if c != "turn"]
-        if mine:
-            classes.insert(1, "turn")
-        return " ".join(classes)
-
+    """The latest tile (.last, .fresh), as the stamp says (whose turn it is, the page's CSS reads from it)."""
     def tile(tag: str, classes: list[str]) -> str:
         latest = re.search(r' id="([^"]*)"', tag).group(1) == stamp.get("data-last")
         drop = () if latest and stamp.get("data-fresh") else ("fresh",) if latest else ("last", "fresh")
         return " ".join(c for c in classes if c not in drop)
 
-    page = classes_of(page, r'<article class="seat[^"]*"[^>]*>', seat)
     return classes_of(page, r'<span class="domino[^"]*\blast\b[^"]*"[^>]*>', tile)
 
 
