@@ -19,9 +19,10 @@ from jinja2 import Environment
 from jinja2.runtime import new_context
 from markupsafe import escape
 
+from web.templating.cache import Cache
+
 SLOT = re.compile("\x00(\\w+)\x00")  # a slot in a frame as rendered (no value or template writes NUL)
-FRAMES: dict[tuple, tuple[str, ...]] = {}  # (language, template, shape) -> literal, slot, literal, ...
-MAX_FRAMES = 10_000  # a few hundred shapes occur; never grow without bound
+FRAMES = Cache(10_000)  # (language, template, shape) -> literal, slot, literal, ...: a few hundred occur
 
 
 def rendered(env: Environment, name: str, values: dict) -> str:
@@ -55,12 +56,8 @@ def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], di
     `stand_ins()`: the values to render the frame with, each slot's value replaced by `slot(its name)`,
     every fact of `shape` as it is; `values`: each slot's value.
     """
-    key = (env.language, name, shape)
-    frame = FRAMES.get(key)
-    if frame is None:
-        if len(FRAMES) > MAX_FRAMES:
-            FRAMES.clear()
-        frame = FRAMES[key] = tuple(SLOT.split(rendered(env, name, stand_ins()).strip()))
+    frame = FRAMES.get_or_make((env.language, name, shape),
+                               lambda: tuple(SLOT.split(rendered(env, name, stand_ins()).strip())))
     parts = [frame[0]]
     for i in range(1, len(frame), 2):  # split() puts each slot's name between two literals
         value = values[frame[i]]
@@ -68,7 +65,7 @@ def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], di
     return "".join(parts)
 
 
-ESCAPED: dict[str, str] = {}  # a value -> as a template writes it: names and tiles, shown at every move
+ESCAPED = Cache(10_000)  # a value -> as a template writes it: names and tiles, a few per table
 
 
 def escaped(value) -> str:
@@ -76,9 +73,4 @@ def escaped(value) -> str:
     time, through Python code: a few per cent of a move's time)."""
     if type(value) is not str:
         return escape(value)
-    text = ESCAPED.get(value)
-    if text is None:
-        if len(ESCAPED) > 10_000:  # a few values per table; never grow without bound
-            ESCAPED.clear()
-        text = ESCAPED[value] = str(escape(value))
-    return text
+    return ESCAPED.get_or_make(value, lambda: str(escape(value)))

@@ -19,6 +19,8 @@ from jinja2 import nodes
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup, escape
 
+from web.templating.cache import forget_if_templates_changed
+
 # The calls folded, and where their message arguments are: (context, message) for pgettext.
 FOLDED = {"_": 0, "gettext": 0, "pgettext": 1}
 # Each language's rule choosing a plural form; "" is English's, for messages left in the source text.
@@ -146,7 +148,10 @@ class WordingEnvironment(Environment):
         Kept for good, unless templates reload when their files change (debug).
         """
         kept = self.kept
-        if kept is None or self.auto_reload:
+        if self.auto_reload:  # debug: the pieces kept from changed files are forgotten (templating/cache.py)
+            forget_if_templates_changed(self.app)
+            return Environment.get_template(self, name)
+        if kept is None:
             return Environment.get_template(self, name)
         template = kept.get(name)
         if template is None:

@@ -1,0 +1,62 @@
+"""Kept pieces (web/templating/cache.py): bounded, and forgotten when a template file changes under auto-reload."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import flask
+import pytest
+
+import app as app_module
+from helpers import open_table
+from helpers.pages import element, page
+from web.templating.cache import Cache, clear_all
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+
+
+def test_a_cache_makes_each_value_once_and_never_grows_past_its_size():
+    made = []
+    cache = Cache(3)
+    for key in (1, 2, 1, 3, 2):
+        assert cache.get_or_make(key, lambda key=key: made.append(key) or key * 10) == key * 10
+    assert made == [1, 2, 3]
+    cache.get_or_make(4, lambda: 40)
+    assert len(cache) <= 3 and cache[4] == 40
+    clear_all()
+    assert not cache
+
+
+@pytest.fixture
+def templates(tmp_path, monkeypatch):
+    """The app's templates, copied to a folder the test may edit; apps made meanwhile load them from it."""
+    folder = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, folder)
+    monkeypatch.setattr(app_module, "Flask",
+                        lambda *args, **kwargs: flask.Flask(*args, template_folder=str(folder), **kwargs))
+    yield folder
+    clear_all()  # nothing rendered from the edited copies outlives the test
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Change a template file on disk, its time of change clearly later (some file systems keep seconds)."""
+    text = path.read_text()
+    assert old in text
+    before = path.stat()
+    path.write_text(text.replace(old, new))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 2_000_000_000))
+
+
+def test_a_template_edited_under_auto_reload_shows_at_the_next_render_not_a_kept_piece(make_app, templates):
+    app = make_app(TEMPLATES_AUTO_RELOAD=True)
+    url, players = open_table(app)
+    before = page(players[0], url)
+    assert 'class="domino' in element(before, "hand", "div") and "edited" not in before
+    # A hand's tiles and a seat's count are kept from page to page (dominoes.py, pieces.py).
+    edit(templates / "_domino.html", '<span class="domino', '<span class="domino edited')
+    edit(templates / "_count.html", '<span class="count', '<span class="count edited')
+    after = page(players[0], url)
+    assert 'class="domino edited' in element(after, "hand", "div")
+    assert 'class="count edited' in after
