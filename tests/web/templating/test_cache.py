@@ -1,7 +1,8 @@
-"""Kept pieces (web/templating/cache.py): bounded, and forgotten when a template file changes under auto-reload."""
+"""Kept pieces (web/templating/cache.py): bounded, and forgotten when a template file changes."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 from pathlib import Path
@@ -14,7 +15,21 @@ from helpers import open_table
 from helpers.pages import element, page
 from web.templating.cache import Cache, clear_all
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+ROOT = Path(__file__).resolve().parents[3]
+TEMPLATES = ROOT / "templates"
+
+
+def test_every_module_level_cache_of_web_is_a_cache():
+    # An empty dict filled at run time, or functools' caches, would be a cache no reload empties.
+    for path in sorted((ROOT / "web").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in tree.body:
+            value = getattr(node, "value", None)
+            assert not (isinstance(value, ast.Dict) and not value.keys), f"{path}:{node.lineno}"
+        for node in ast.walk(tree):  # @lru_cache, @cache (a cached_property lives with its object)
+            for decorator in getattr(node, "decorator_list", ()):
+                used = ast.unparse(decorator).replace("cached_property", "")
+                assert "cache" not in used, f"{path}:{node.lineno}"
 
 
 def test_a_cache_makes_each_value_once_and_never_grows_past_its_size():
