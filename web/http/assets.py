@@ -70,7 +70,7 @@ def init_assets(app: Flask) -> None:
 
 class CompressedFiles:
     """Flask-Compress's cache, for static files only: compressing htmx with brotli for every new
-    visitor cost 1.6 ms of the worker (and an address asking for it in a loop, a core). Pages
+    visitor is costly (and an address asking for it in a loop would take a core). Pages
     (their keys are empty) are compressed each time: each holds its own CSRF token and table."""
 
     MAX = 256  # files × encodings × versions; more means files changing under a running server

@@ -116,7 +116,7 @@ class Mine:
     @cached_property
     def values(self) -> dict:
         """What its templates are rendered with, made when first needed: most pieces of a push are
-        kept already (a dict of every global and the whole context a #me cost a few µs). The
+        kept already (a dict of every global and the whole context, for each #me, adds up). The
         context must not change meanwhile: a Mine is used at once."""
         return {**with_globals(self.env, self.context), "choosing": choosing(self.context)}
 

@@ -79,8 +79,8 @@ def placed(a: int, b: int, spot: Spot) -> tuple[str, str, str]:
 class LaidLine:
     """A table's line on the felt as HTML, kept as it grows: a move places only its new tiles.
 
-    Laying the whole line out again at every push was a twelfth of the worker's time at 1,000
-    tables. Any other line (a new round, a state replayed) is laid out afresh.
+    Laying the whole line out again at every push grew with the round (BENCHMARKS.md, "Speed").
+    Any other line (a new round, a state replayed) is laid out afresh.
     """
 
     def __init__(self):

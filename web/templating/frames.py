@@ -70,7 +70,7 @@ ESCAPED = Cache(10_000)  # a value -> as a template writes it: names and tiles, 
 
 def escaped(value) -> str:
     """`value` as Jinja's autoescape writes it; a string's kept (markupsafe makes a Markup object each
-    time, through Python code: a few per cent of a move's time)."""
+    time, through Python code)."""
     if type(value) is not str:
         return escape(value)
     return ESCAPED.get_or_make(value, lambda: str(escape(value)))

@@ -16,7 +16,7 @@ COOKIE = "lang"
 COOKIE_DAYS = 365
 
 # The catalog templates read from, set for a request or around a push's render (a thread-local is
-# greenlet-local under gevent). Flask-Babel's own lookup per string costs ~30 µs; a push has ~35.
+# greenlet-local under gevent). Flask-Babel's own lookup per string is slow, and a push has dozens.
 _speaking = threading.local()
 
 

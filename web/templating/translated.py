@@ -1,8 +1,8 @@
 """Templates compiled once per language, with their catalogued words already translated in them.
 
 A push renders `#table` for every language read at the table. With gettext called at render time,
-each of its ~35 words cost a Jinja call, a catalog lookup and a Markup (2-4 times the render of
-the untranslated page). Here a call with a literal message, `_("Pass")` or `_("%(name)s to play",
+each of its words would cost a Jinja call, a catalog lookup and a Markup (several times the render
+of the untranslated page). Here a call with a literal message, `_("Pass")` or `_("%(name)s to play",
 name=who)`, becomes a constant when the template is compiled for a language; only the values are
 formatted at render time, as gettext's newstyle calls format them (escaped into the translation).
 `ngettext` becomes the language's forms and a call of its plural rule. Messages that are not

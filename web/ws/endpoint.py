@@ -287,8 +287,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
         while not done:
             # No timeout: everything that gives this loop work wakes it (a push queued, a move read,
             # the socket ending or cut off). Timeouts re-armed at each wake drifted into step across
-            # thousands of idle sockets, which then all woke at once (a 100+ ms stall each ping
-            # interval at 1,000 tables).
+            # thousands of idle sockets, which then all woke at once (a stall each ping interval).
             connection.flush(timeout=None)
             done = connection.done  # looked at first: moves read before the socket ended are played
             while connection.alive and (message := reader.next()) is not None:
@@ -315,7 +314,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
                 if refused is not None:
                     connection.send(refused)
                 if reader.inbox:  # under gevent: the other greenlets' turn between two moves (with none
-                    time.sleep(0)  # waiting, the wait above yields: a second trip through the loop cost 3 %)
+                    time.sleep(0)  # waiting, the wait above yields: a second trip through the loop costs)
     finally:
         live.hub.remove(table.id, connection)
         with contextlib.suppress(TableGone):  # purged meanwhile: nobody is left to tell
