@@ -104,8 +104,11 @@ def content_hash(path: Path) -> str:
         stat = os.stat(path)
     except OSError:
         return ""
-    return HASHES.get_or_make((str(path), stat.st_mtime_ns, stat.st_size),
-                              lambda: hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    found = HASHES.get(key)
+    if found is None:
+        found = HASHES.keep(key, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+    return found
 
 
 HASHES = Cache(256)  # (a static file, its time of change, its size) -> the hash of its content
@@ -117,4 +120,5 @@ def without_comments(suffix: str, data: bytes) -> bytes:
     pattern = WHOLE_LINE_COMMENTS.get(suffix)
     if not pattern:
         return data
-    return SERVED.get_or_make((suffix, data), lambda: pattern.sub(b"", data))
+    found = SERVED.get((suffix, data))
+    return found if found is not None else SERVED.keep((suffix, data), pattern.sub(b"", data))

@@ -129,7 +129,9 @@ class Mine:
         shared = self.shared_key(part, key)
         if shared is None:
             return self.announce() if part == ANNOUNCE else self.render(name)
-        return KEPT.get_or_make((self.env.language, name, shared), lambda: self.render(name))
+        shared = (self.env.language, name, shared)
+        html = KEPT.get(shared)
+        return html if html is not None else KEPT.keep(shared, self.render(name))
 
     def shared_key(self, part: int, key: tuple) -> tuple | str | None:
         """What a piece shows when it shows nothing of this table but `key`'s part; None otherwise."""

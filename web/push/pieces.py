@@ -363,8 +363,12 @@ class Pieces:
         """A seat's tile count and the backs of its tiles, hidden while its hand is shown (the same
         at every table: kept). The backs' width follows the count (static/fichas.css)."""
         player = self.context["view"]["players"][s]
-        return COUNTS.get_or_make((self.env.language, s, player["tiles"], "hand" in player), lambda: (
-            self.render("_count.html", s=s, p=player), self.render("_backs.html", s=s, p=player)))
+        key = (self.env.language, s, player["tiles"], "hand" in player)
+        found = COUNTS.get(key)
+        if found is None:
+            found = COUNTS.keep(key, (self.render("_count.html", s=s, p=player),
+                                      self.render("_backs.html", s=s, p=player)))
+        return found
 
     def reveal(self, s: int) -> Markup:
         return self.render("_reveal.html", s=s, p=self.context["view"]["players"][s])
@@ -372,8 +376,9 @@ class Pieces:
     def missing(self, s: int) -> Markup:
         """The numbers a seat has shown it lacks (the same at every table: kept)."""
         player = self.context["view"]["players"][s]
-        return MISSING.get_or_make((self.env.language, s, tuple(player["missing"])),
-                                   lambda: self.render("_missing.html", s=s, p=player))
+        key = (self.env.language, s, tuple(player["missing"]))
+        found = MISSING.get(key)
+        return found if found is not None else MISSING.keep(key, self.render("_missing.html", s=s, p=player))
 
     def targets(self, spots) -> Markup:
         """The line's two open ends, or nothing once the round is over (or before its first tile)."""
@@ -384,8 +389,9 @@ class Pieces:
 
     def target(self, i: int, spots) -> Markup:
         """Open end i of the line (0: left), kept: the same end at the same spot reads the same everywhere."""
-        return TARGETS.get_or_make((self.env.language, i, self.context["rnd"]["ends"][i], spots[i]),
-                                   lambda: self.render("_target.html", i=i, spots=spots))
+        key = (self.env.language, i, self.context["rnd"]["ends"][i], spots[i])
+        html = TARGETS.get(key)
+        return html if html is not None else TARGETS.keep(key, self.render("_target.html", i=i, spots=spots))
 
     def whole(self, tiles: list[tuple[str, str, str]], spots) -> dict:
         """Every piece, for the whole #table (`tiles`: the line's, unmarked)."""

@@ -360,7 +360,9 @@ def unseen_part(app: Flask, seat: int | None, unseen: bytes | None, lang: str) -
     are kept (a deal's counts take too many values to keep each #unseen whole)."""
     if unseen is None:
         return ""
-    frame = UNSEEN_FRAMES.get_or_make((seat is None, lang), lambda: unseen_frame(app, seat is None, lang))
+    frame = UNSEEN_FRAMES.get((seat is None, lang))
+    if frame is None:
+        frame = UNSEEN_FRAMES.keep((seat is None, lang), unseen_frame(app, seat is None, lang))
     return frame[0] + "".join(unseen_count(app, n, count) for n, count in enumerate(unseen)) + frame[1]
 
 
@@ -378,11 +380,11 @@ UNSEEN_COUNTS = Cache(1_000)  # (number, count) -> its part of #unseen
 
 def unseen_count(app: Flask, number: int, count: int) -> str:
     """One number's count in #unseen (no words in it: the same in every language)."""
-    def render() -> str:
+    html = UNSEEN_COUNTS.get((number, count))
+    if html is None:
         template = app.jinja_env.in_language(LANGUAGES[0]).get_template("_unseen_count.html")
-        return template.render(number=number, count=count).strip()
-
-    return UNSEEN_COUNTS.get_or_make((number, count), render)
+        html = UNSEEN_COUNTS.keep((number, count), template.render(number=number, count=count).strip())
+    return html
 
 
 def still_holds(table: Table, connection) -> bool:

@@ -8,16 +8,18 @@ cache is emptied as soon as one file changed: the next render makes its values f
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 CACHES: list[Cache] = []  # every cache made, to empty them all at once
 
 
 class Cache(dict):
-    """Values by key, each made on first use; emptied once it holds `maxsize` (never grows without bound).
+    """Values by key (a dict: `get` finds one); `keep` stores one, emptying the whole cache first once it
+    holds `maxsize` (so it never grows without bound).
 
-    A dict, so that a hit costs one lookup: a push reads dozens of kept pieces.
+    Read with `get`, made and kept on a miss only: a push reads dozens of kept pieces, and a hit must
+    cost no more than a dict's lookup (no function made or called).
     """
 
     def __init__(self, maxsize: int):
@@ -25,13 +27,11 @@ class Cache(dict):
         self.maxsize = maxsize
         CACHES.append(self)
 
-    def get_or_make(self, key: Hashable, make: Callable[[], Any]) -> Any:
-        """The value kept for `key`, or `make()`'s, kept from now on."""
-        value = self.get(key)
-        if value is None:
-            if len(self) >= self.maxsize:
-                self.clear()
-            value = self[key] = make()
+    def keep(self, key: Hashable, value: Any) -> Any:
+        """Keep `value` for `key`; the value."""
+        if len(self) >= self.maxsize:
+            self.clear()
+        self[key] = value
         return value
 
 

@@ -26,23 +26,26 @@ def render_domino(**values) -> str:
 
 def domino(a: int, b: int, in_line: bool = False, cross: bool = False) -> Markup:
     """A domino showing a then b (each form rendered once: a push shows up to 40 of them)."""
-    return DOMINOES.get_or_make((a, b, in_line, cross), lambda: Markup(
-        render_domino(a=a, b=b, in_line=in_line, cross=cross)))
+    key = (a, b, in_line, cross)
+    found = DOMINOES.get(key)
+    if found is None:
+        found = DOMINOES.keep(key, Markup(render_domino(a=a, b=b, in_line=in_line, cross=cross)))
+    return found
 
 
 def face(a: int, b: int) -> str:
     """A domino with no name of its own, inside a control that names it (a tile of a hand)."""
-    return FACES.get_or_make((a, b), lambda: render_domino(a=a, b=b, bare=True))
+    found = FACES.get((a, b))
+    return found if found is not None else FACES.keep((a, b), render_domino(a=a, b=b, bare=True))
 
 
 def in_line(a: int, b: int, cross: bool) -> tuple[str, str, str]:
     """A domino in the line in three pieces: its spot's classes, then its id, go between them."""
-
-    def pieces() -> tuple[str, str, str]:
+    found = IN_LINE.get((a, b, cross))
+    if found is None:
         head, rest = render_domino(a=a, b=b, in_line=True, cross=cross, at=CLASSES, key=ID).split(CLASSES)
-        return (head, *rest.split(ID))
-
-    return IN_LINE.get_or_make((a, b, cross), pieces)
+        found = IN_LINE.keep((a, b, cross), (head, *rest.split(ID)))
+    return found
 
 
 def spot_classes(spot: Spot) -> str:
@@ -149,7 +152,8 @@ def hand_tile_html(tile: dict, ends: list[int] | None, lang: str, drawn: bool) -
     """
     two_ends = bool(ends) and ends[0] != ends[1]
     key = (lang, hand_tile_key(tile, two_ends, drawn))
-    return HAND_TILES.get_or_make(key, lambda: hand_tile(tile, two_ends, drawn))
+    html = HAND_TILES.get(key)
+    return html if html is not None else HAND_TILES.keep(key, hand_tile(tile, two_ends, drawn))
 
 
 def hand_tile_key(tile: dict, two_ends: bool, drawn: bool) -> str:

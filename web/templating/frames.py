@@ -56,8 +56,10 @@ def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], di
     `stand_ins()`: the values to render the frame with, each slot's value replaced by `slot(its name)`,
     every fact of `shape` as it is; `values`: each slot's value.
     """
-    frame = FRAMES.get_or_make((env.language, name, shape),
-                               lambda: tuple(SLOT.split(rendered(env, name, stand_ins()).strip())))
+    key = (env.language, name, shape)
+    frame = FRAMES.get(key)
+    if frame is None:
+        frame = FRAMES.keep(key, tuple(SLOT.split(rendered(env, name, stand_ins()).strip())))
     parts = [frame[0]]
     for i in range(1, len(frame), 2):  # split() puts each slot's name between two literals
         value = values[frame[i]]
@@ -73,4 +75,5 @@ def escaped(value) -> str:
     time, through Python code)."""
     if type(value) is not str:
         return escape(value)
-    return ESCAPED.get_or_make(value, lambda: str(escape(value)))
+    text = ESCAPED.get(value)
+    return text if text is not None else ESCAPED.keep(value, str(escape(value)))

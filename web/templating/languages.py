@@ -124,8 +124,9 @@ def tile_name(tile: dict) -> str:
         fits = "both"
     else:
         fits = ends[0] if ends and ends[0] in ("left", "right") else ("opens" if ends else "")
-    return TILE_NAMES.get_or_make((current_language(), tile["high"], tile["low"], fits),
-                                  lambda: named(tile, fits))
+    key = (current_language(), tile["high"], tile["low"], fits)
+    name = TILE_NAMES.get(key)
+    return name if name is not None else TILE_NAMES.keep(key, named(tile, fits))
 
 
 def named(tile: dict, fits: str) -> str:

@@ -36,7 +36,8 @@ FRAMED = Cache(16)  # a message -> its frame: a push sends one text to many page
 
 def text_frame(text: str) -> bytes:
     """A websocket text message as one unmasked frame, as a server sends it (RFC 6455, 5.2)."""
-    return FRAMED.get_or_make(text, lambda: framed(text))
+    frame = FRAMED.get(text)
+    return frame if frame is not None else FRAMED.keep(text, framed(text))
 
 
 def framed(text: str) -> bytes:
