@@ -28,15 +28,19 @@ FRAMES = Cache(10_000)  # (language, template, shape) -> literal, slot, literal,
 def rendered(env: Environment, name: str, values: dict) -> str:
     """A template rendered on `values`, which already hold the environment's globals.
 
-    Jinja's Template.render copies every global (about 30) into a new dict at each call, which
-    cost more than rendering a small piece; a push renders ten of them. (Templates rendered so
-    import no macros "with context": none of ours does.)
+    Template.render, but without copying every global into a new dict at each call, which costs
+    more than rendering a small piece: a push renders ten of them (BENCHMARKS.md, "Speed"). Errors
+    name the template's line, as Template.render's do. (Templates rendered so import no macros
+    "with context": none of ours does.)
     """
     template = env.template(name)
     # No globals for the context to list either: Template.new_context would make a set of the
     # template's globals (a ChainMap) at every render; `values` already hold them.
     context = new_context(env, template.name, template.blocks, values, shared=True, globals=None)
-    return "".join(template.root_render_func(context))
+    try:
+        return "".join(template.root_render_func(context))
+    except Exception:
+        return env.handle_exception()  # raises it again, its traceback through the template's lines
 
 
 def with_globals(env: Environment, context: dict) -> dict:
