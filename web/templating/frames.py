@@ -1,4 +1,4 @@
-"""Templates rendered straight by Jinja, and small ones rendered once per shape, then filled in.
+"""Templates rendered by Jinja, and small ones rendered once per shape, then filled in.
 
 Each move renders a few small pieces that differ from one table to the next only in the values they
 show (names, tiles, numbers), not in their markup or words. Such a piece is rendered once per
