@@ -57,13 +57,6 @@ def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], di
     return "".join(parts)
 
 
-ESCAPED = Cache(10_000)  # a value -> as a template writes it: names and tiles, a few per table
-
-
 def escaped(value) -> str:
-    """`value` as Jinja's autoescape writes it; a string's kept (markupsafe makes a Markup object each
-    time, through Python code)."""
-    if type(value) is not str:
-        return escape(value)
-    text = ESCAPED.get(value)
-    return text if text is not None else ESCAPED.keep(value, str(escape(value)))
+    """`value` as Jinja's autoescape writes it."""
+    return escape(value)

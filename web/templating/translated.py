@@ -134,46 +134,21 @@ class WordingEnvironment(Environment):
             # Its own cache: a template compiled for one language never serves another.
             env = root.overlay(cache_size=400)
             env.language = lang
-            env.kept = {}  # its own: an overlay starts with a copy of its parent's attributes
             env.catalog = root.catalog_of(root.app, lang)
             languages[lang] = env
         return languages[lang]
 
-    kept: dict | None = None  # templates by name, once loaded (see `template`)
-
     def template(self, name: str):
-        """A template of this language, as get_template gives it, without its cache's lock and weak reference.
-
-        A push renders a dozen small templates: that lookup cost as much as rendering some of them.
-        Kept for good, unless templates reload when their files change (debug).
-        """
-        kept = self.kept
-        if self.auto_reload:  # debug: the pieces kept from changed files are forgotten (templating/cache.py)
-            forget_if_templates_changed(self.app)
-            return Environment.get_template(self, name)
-        if kept is None:
-            return Environment.get_template(self, name)
-        template = kept.get(name)
-        if template is None:
-            template = kept[name] = Environment.get_template(self, name)
-        return template
-
-    def getattr(self, obj, attribute):
-        """`a.b` in a template: for our views (dicts) the key first, instead of after a failed attribute."""
-        if type(obj) is dict:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass  # a dict's own attribute (`.items`), or undefined: as Jinja does
-        return super().getattr(obj, attribute)
+        """A template of this language, by name (what web/templating/frames.py `rendered` renders)."""
+        return self.get_template(name)
 
     def get_template(self, name, parent=None, globals=None):
-        """Templates asked of Flask's environment come from the current viewer's language; a language's
-        own are the ones kept (see `template`), as an {% include %} in a push's piece asks for them."""
+        """Templates asked of Flask's environment come from the current viewer's language; while templates
+        reload from their files (debug), kept pieces are forgotten once one changed (templating/cache.py)."""
         if self.language is None:
             return self.in_language(self.current_language()).get_template(name, parent, globals)
-        if globals is None and type(name) is str:
-            return self.template(self.join_path(name, parent) if parent is not None else name)
+        if self.auto_reload:
+            forget_if_templates_changed(self.app)
         return super().get_template(name, parent, globals)
 
     def _parse(self, source, name, filename):
