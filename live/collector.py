@@ -9,18 +9,17 @@ class FrozenSurvivors:
     """Freeze what is alive at start-up and what survives each collection.
 
     Thousands of websockets keep about a million objects alive; a full collection over them all
-    stopped every table for 0.4-0.7 s. Frozen objects are skipped by the automatic collections,
+    stopped every table for most of a second. Frozen objects are skipped by the automatic collections,
     which then look only at younger objects. Freezing what survives every collection (not only a
     full one) keeps the middle and oldest generations empty, so only the young pass ever has work
-    (at 1,000 tables the middle pass took 50-90 ms every few seconds, a full one 130-160 ms).
+    (the older passes stalled every table every few seconds).
     Nothing periodic has to unfreeze them, because the objects that live long here (tables,
     matches, rounds, sockets and their readers) form no reference cycles
     (tests/live/test_no_cycles.py): when one dies, frozen or not, its reference count frees it.
     The cycles that do form (werkzeug's URL matcher, once per request; flask-sock's response
     class, once per socket, emptied by web/ws/endpoint.py) are garbage within microseconds of being
     made, and are freed by the next young pass; one is frozen only if a pass falls inside the
-    call that makes it (5 minutes at 1,000 tables left 610 objects so kept: bench/server_probe.py
-    counts them at exit).
+    call that makes it (a few hundred objects in minutes: bench/server_probe.py counts them at exit).
     """
 
     def start(self) -> FrozenSurvivors:

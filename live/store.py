@@ -139,9 +139,9 @@ except ImportError:
     thread_sleep = time.sleep
 
 # The log is started again (a RESTART, which holds the write lock: every write waits) only once it
-# holds this many pages, about 32 MB: every 4 s or so at 1,000 tables (~2,000 pages a second), not at
-# every checkpoint. Each hold froze the worker for 5-30 ms once a second, and the moves that came
-# meanwhile made the p99 of the moves' latency (BENCHMARKS.md). A quiet log starts again by itself.
+# holds this many pages, about 32 MB, not at every checkpoint: each hold froze the worker, and the
+# moves that came meanwhile made the p99 of the moves' latency (BENCHMARKS.md). A quiet log starts
+# again by itself.
 RESTART_PAGES = 8_000
 # Seats changing hands read to tell a browser how it lost its seat: a person's table has a few; a loop of
 # reclaims (limited per address, web/guard/limits.py) must not make every visit read thousands.
@@ -208,10 +208,9 @@ class Store:
     def _begin(self) -> None:
         """BEGIN IMMEDIATE, trying again while a checkpoint (or another process) holds the write lock.
 
-        For HOLD_SECONDS the worker's thread waits: a checkpoint's hold (5-25 ms in a lab, more on
-        a busy machine) is over before the loop would come back to this greenlet, and once one
-        write yields every other write queues behind it (at 1,000 tables, with a 50 ms limit,
-        writes then waited up to 0.6 s). Past that, a hold that long is not a checkpoint's
+        For HOLD_SECONDS the worker's thread waits: a checkpoint's hold is over before the loop
+        would come back to this greenlet, and once one write yields every other write queues behind
+        it (writes then waited many times longer). Past that, a hold that long is not a checkpoint's
         (another process, say): the other greenlets run between tries, up to WRITE_WAIT_SECONDS.
         """
         start = time.monotonic()

@@ -49,14 +49,14 @@ class ClientTurns:
     at once) is served one request at a time, and only once nothing else is ready to run.
 
     Under gevent a request being served is a greenlet in the loop's queue, and every table's moves
-    wait their turn behind all of them: one address keeping 300 requests going held moves 0.4-1.6 s,
-    1,000 of them 1.5-3 s (a red team). A browser keeps at most six going to one site. Websockets
+    wait their turn behind all of them: one address keeping hundreds of requests going held moves for
+    seconds (a red team). A browser keeps at most six going to one site. Websockets
     are not counted here (each is one request for as long as its page is open: OpenSockets).
 
     The limit alone still let a flooder's requests run between any two steps of a move: each is a page
-    made whole before it yields (about 2 ms), and requests pipelined on a kept-alive connection are
-    answered one after the other without ever counting as more than one going. 50 such connections from
-    one address held other tables' moves 20-60 ms (3-5 ms without; issue 48). Counted by their rate,
+    made whole before it yields, and requests pipelined on a kept-alive connection are answered one
+    after the other without ever counting as more than one going: a few such connections held other
+    tables' moves many times longer (issue 48). Counted by their rate,
     pipelined ones too, a flood now runs in the loop's idle time: a step of a move waits behind one of
     its requests at most (tests/web/guard/test_flood.py, bench/keepalive_flood.py).
     """

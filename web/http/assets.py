@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 
 from flask import Flask, Response, current_app, request
 from flask_compress import Compress
+
+from web.templating.cache import Cache
 
 YEAR = 60 * 60 * 24 * 365
 # Text types only: images are compressed already.
@@ -69,7 +70,7 @@ def init_assets(app: Flask) -> None:
 
 class CompressedFiles:
     """Flask-Compress's cache, for static files only: compressing htmx with brotli for every new
-    visitor cost 1.6 ms of the worker (and an address asking for it in a loop, a core). Pages
+    visitor is costly (and an address asking for it in a loop would take a core). Pages
     (their keys are empty) are compressed each time: each holds its own CSRF token and table."""
 
     MAX = 256  # files × encodings × versions; more means files changing under a running server
@@ -103,16 +104,21 @@ def content_hash(path: Path) -> str:
         stat = os.stat(path)
     except OSError:
         return ""
-    return _hash(str(path), stat.st_mtime_ns, stat.st_size)
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    found = HASHES.get(key)
+    if found is None:
+        found = HASHES.keep(key, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+    return found
 
 
-@lru_cache(maxsize=256)
-def _hash(path: str, mtime_ns: int, size: int) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+HASHES = Cache(256)  # (a static file, its time of change, its size) -> the hash of its content
+SERVED = Cache(32)  # (suffix, a static file's content) -> its content as served
 
 
-@lru_cache(maxsize=32)
 def without_comments(suffix: str, data: bytes) -> bytes:
     """A stylesheet or script as served: its whole-line comments left out (anything else as it is)."""
     pattern = WHOLE_LINE_COMMENTS.get(suffix)
-    return pattern.sub(b"", data) if pattern else data
+    if not pattern:
+        return data
+    found = SERVED.get((suffix, data))
+    return found if found is not None else SERVED.keep((suffix, data), pattern.sub(b"", data))

@@ -18,6 +18,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from web.push.pieces import host_key
+from web.templating.cache import Cache
 from web.templating.dominoes import hand_tile_html, hand_tile_key
 from web.templating.frames import framed, rendered, slot, with_globals
 
@@ -27,7 +28,7 @@ PIECES = ((PROMPT, "_prompt.html", "prompt"), (ANNOUNCE, "_announce_me.html", "a
           (CHOOSE, "_choose_end.html", "choose"), (ACTIONS, "_actions.html", "actions"))
 WAITING = "waiting"  # the prompt while one waits for one's turn in a round's play
 TIMED_OUT = "timed out {}"  # the same, when the table made one's latest turns (time ran out): how many
-KEPT: dict[tuple, Markup] = {}  # (language, template, what it shows) -> a piece the same at every table
+KEPT = Cache(10_000)  # (language, template, what it shows) -> a piece the same at every table: a few dozen
 
 
 def me_key(context: dict) -> tuple:
@@ -115,7 +116,7 @@ class Mine:
     @cached_property
     def values(self) -> dict:
         """What its templates are rendered with, made when first needed: most pieces of a push are
-        kept already (a dict of every global and the whole context a #me cost a few µs). The
+        kept already (a dict of every global and the whole context, for each #me, adds up). The
         context must not change meanwhile: a Mine is used at once."""
         return {**with_globals(self.env, self.context), "choosing": choosing(self.context)}
 
@@ -130,11 +131,7 @@ class Mine:
             return self.announce() if part == ANNOUNCE else self.render(name)
         shared = (self.env.language, name, shared)
         html = KEPT.get(shared)
-        if html is None:
-            if len(KEPT) > 10_000:  # a few dozen values occur; never grow without bound
-                KEPT.clear()
-            html = KEPT[shared] = self.render(name)
-        return html
+        return html if html is not None else KEPT.keep(shared, self.render(name))
 
     def shared_key(self, part: int, key: tuple) -> tuple | str | None:
         """What a piece shows when it shows nothing of this table but `key`'s part; None otherwise."""

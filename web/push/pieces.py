@@ -22,6 +22,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from game.views import LOG_SHOWN
+from web.templating.cache import Cache
 from web.templating.dominoes import LaidLine, marked, tiles_of
 from web.templating.frames import framed, rendered, slot, with_globals
 
@@ -186,7 +187,7 @@ def kept(before: Pushed, now: Pushed) -> None:
     """Keep in `now` the keys of `before` that are equal: the new ones die at once.
 
     Keys live from one push to the next; each new one would be seen by the garbage collector's
-    young pass (at 1,000 tables a pass met about 9,000 objects, and took 6-10 ms).
+    young pass, which thousands of tables keep busy.
     """
     for name in KEYS:
         was = getattr(before, name)
@@ -274,9 +275,9 @@ def stamp(context: dict, last: str) -> str:
 
 TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'
                 '<button id="end-right" hx-swap-oob="delete"></button>')
-COUNTS: dict[tuple, Markup] = {}  # (language, seat, tiles, hand shown) -> a seat's count and backs
-MISSING: dict[tuple, Markup] = {}  # (language, seat, the numbers it lacks) -> how its seat shows them
-TARGETS: dict[tuple, Markup] = {}  # (language, end, its number, its spot) -> an open end of the line
+COUNTS = Cache(1_000)  # (language, seat, tiles, hand shown) -> a seat's count and backs
+MISSING = Cache(10_000)  # (language, seat, the numbers it lacks) -> how its seat shows them
+TARGETS = Cache(10_000)  # (language, end, its number, its spot) -> an open end of the line: about 7 x 2 x 150
 
 
 def stand_in_move(e: dict, same_ends: bool = False) -> dict:
@@ -372,10 +373,11 @@ class Pieces:
         at every table: kept). The backs' width follows the count (static/fichas.css)."""
         player = self.context["view"]["players"][s]
         key = (self.env.language, s, player["tiles"], "hand" in player)
-        if key not in COUNTS:
-            COUNTS[key] = (self.render("_count.html", s=s, p=player),
-                           self.render("_backs.html", s=s, p=player))
-        return COUNTS[key]
+        found = COUNTS.get(key)
+        if found is None:
+            found = COUNTS.keep(key, (self.render("_count.html", s=s, p=player),
+                                      self.render("_backs.html", s=s, p=player)))
+        return found
 
     def reveal(self, s: int) -> Markup:
         return self.render("_reveal.html", s=s, p=self.context["view"]["players"][s])
@@ -384,9 +386,8 @@ class Pieces:
         """The numbers a seat has shown it lacks (the same at every table: kept)."""
         player = self.context["view"]["players"][s]
         key = (self.env.language, s, tuple(player["missing"]))
-        if key not in MISSING:
-            MISSING[key] = self.render("_missing.html", s=s, p=player)
-        return MISSING[key]
+        found = MISSING.get(key)
+        return found if found is not None else MISSING.keep(key, self.render("_missing.html", s=s, p=player))
 
     def targets(self, spots) -> Markup:
         """The line's two open ends, or nothing once the round is over (or before its first tile)."""
@@ -399,11 +400,7 @@ class Pieces:
         """Open end i of the line (0: left), kept: the same end at the same spot reads the same everywhere."""
         key = (self.env.language, i, self.context["rnd"]["ends"][i], spots[i])
         html = TARGETS.get(key)
-        if html is None:
-            if len(TARGETS) > 10_000:  # about 7 x 2 x 150 spots occur; never grow without bound
-                TARGETS.clear()
-            html = TARGETS[key] = self.render("_target.html", i=i, spots=spots)
-        return html
+        return html if html is not None else TARGETS.keep(key, self.render("_target.html", i=i, spots=spots))
 
     def whole(self, tiles: list[tuple[str, str, str]], spots) -> dict:
         """Every piece, for the whole #table (`tiles`: the line's, unmarked)."""

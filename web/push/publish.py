@@ -29,6 +29,7 @@ from game.views import (
 from live.snapshot import NAME_FIELD_MAX, Snapshot
 from web.push.own_part import Mine, me_key
 from web.push.pieces import Pieces, Pushed, TableState, decide, host_key, kept, moved_on, seat_facts, snapshot
+from web.templating.cache import Cache
 from web.templating.frames import rendered, with_globals
 from web.templating.languages import LANGUAGES, current_language, speaking
 from web.ws.hub import Hub
@@ -323,7 +324,7 @@ class Push:
 
 
 NO_UNSEEN = '<div id="unseen" class="unseen"></div>'  # as #table holds it, outside a round's play
-UNSEEN_FRAMES: dict[tuple[bool, str], tuple[str, str]] = {}  # (spectator, language) -> #unseen but its counts
+UNSEEN_FRAMES = Cache(100)  # (spectator, language) -> #unseen but its counts
 COUNTS_SLOT = "\x00counts\x00"  # where the counts go in a frame (no template writes it)
 
 
@@ -354,23 +355,29 @@ def unseen_part(app: Flask, seat: int | None, unseen: bytes | None, lang: str) -
         return ""
     frame = UNSEEN_FRAMES.get((seat is None, lang))
     if frame is None:
-        with speaking(app, lang):
-            template = app.jinja_env.in_language(lang).get_template("_unseen.html")
-            html = template.render(counts=Markup(COUNTS_SLOT), spectator=seat is None).strip()
-        before, _, after = html.partition(COUNTS_SLOT)
-        frame = UNSEEN_FRAMES[seat is None, lang] = (before, after)
+        frame = UNSEEN_FRAMES.keep((seat is None, lang), unseen_frame(app, seat is None, lang))
     return frame[0] + "".join(unseen_count(app, n, count) for n, count in enumerate(unseen)) + frame[1]
 
 
-UNSEEN_COUNTS: dict[tuple[int, int], str] = {}  # (number, count) -> its part of #unseen
+def unseen_frame(app: Flask, spectator: bool, lang: str) -> tuple[str, str]:
+    """#unseen in `lang` as the markup before its counts and after them."""
+    with speaking(app, lang):
+        template = app.jinja_env.in_language(lang).get_template("_unseen.html")
+        html = template.render(counts=Markup(COUNTS_SLOT), spectator=spectator).strip()
+    before, _, after = html.partition(COUNTS_SLOT)
+    return before, after
+
+
+UNSEEN_COUNTS = Cache(1_000)  # (number, count) -> its part of #unseen
 
 
 def unseen_count(app: Flask, number: int, count: int) -> str:
     """One number's count in #unseen (no words in it: the same in every language)."""
-    if (number, count) not in UNSEEN_COUNTS:
+    html = UNSEEN_COUNTS.get((number, count))
+    if html is None:
         template = app.jinja_env.in_language(LANGUAGES[0]).get_template("_unseen_count.html")
-        UNSEEN_COUNTS[number, count] = template.render(number=number, count=count).strip()
-    return UNSEEN_COUNTS[number, count]
+        html = UNSEEN_COUNTS.keep((number, count), template.render(number=number, count=count).strip())
+    return html
 
 
 def still_holds(table: Snapshot, connection) -> bool:

@@ -1,42 +1,51 @@
-"""The dominoes as HTML: each form rendered once at start-up; the line's tiles placed on the felt."""
+"""The dominoes as HTML: each form rendered once, when first shown; the line's tiles placed on the felt."""
 
 from __future__ import annotations
 
-from itertools import product
-
 from flask import Flask
+from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from game.chain import Growing, Spot
+from web.templating.cache import Cache
 from web.templating.compact import Compact
 from web.templating.languages import tile_name
 
-DOMINOES: dict[tuple[int, int, bool, bool], Markup] = {}  # (a, b, in_line, cross) -> markup
-FACES: dict[tuple[int, int], str] = {}  # (a, b) -> a domino with no name: inside a control that names it
+DOMINOES = Cache(1_000)  # (a, b, in_line, cross) -> markup: 196 forms
+FACES = Cache(100)  # (a, b) -> a domino with no name: inside a control that names it
 # A domino in the line, in three pieces: its spot's classes and its id go between them.
-IN_LINE: dict[tuple[int, int, bool], tuple[str, str, str]] = {}  # (a, b, cross) -> pieces
+IN_LINE = Cache(200)  # (a, b, cross) -> pieces
 CLASSES, ID = "\x01", "\x02"  # where those go when the pieces are rendered
+TEMPLATES: list[Environment] = []  # the templates the dominoes are rendered from (init_rendering)
 
 
-def render_dominoes(app: Flask) -> None:
-    """Render _domino.html once for every way a domino is shown (7 x 7 x in line x across)."""
-    if DOMINOES:
-        return
-    template = app.jinja_env.get_template("_domino.html")
-    for a, b, in_line, cross in product(range(7), range(7), (False, True), (False, True)):
-        html = template.render(a=a, b=b, in_line=in_line, cross=cross).strip()
-        DOMINOES[a, b, in_line, cross] = Markup(html)
-        if not in_line and not cross:
-            FACES[a, b] = template.render(a=a, b=b, bare=True).strip()
-        if in_line:
-            html = template.render(a=a, b=b, in_line=True, cross=cross, at=CLASSES, key=ID).strip()
-            head, rest = html.split(CLASSES)
-            IN_LINE[a, b, cross] = (head, *rest.split(ID))
+def render_domino(**values) -> str:
+    """templates/_domino.html rendered with `values`."""
+    return TEMPLATES[-1].get_template("_domino.html").render(**values).strip()
 
 
 def domino(a: int, b: int, in_line: bool = False, cross: bool = False) -> Markup:
-    """A domino showing a then b (rendered at start-up: a push shows up to 40 of them)."""
-    return DOMINOES[a, b, in_line, cross]
+    """A domino showing a then b (each form rendered once: a push shows up to 40 of them)."""
+    key = (a, b, in_line, cross)
+    found = DOMINOES.get(key)
+    if found is None:
+        found = DOMINOES.keep(key, Markup(render_domino(a=a, b=b, in_line=in_line, cross=cross)))
+    return found
+
+
+def face(a: int, b: int) -> str:
+    """A domino with no name of its own, inside a control that names it (a tile of a hand)."""
+    found = FACES.get((a, b))
+    return found if found is not None else FACES.keep((a, b), render_domino(a=a, b=b, bare=True))
+
+
+def in_line(a: int, b: int, cross: bool) -> tuple[str, str, str]:
+    """A domino in the line in three pieces: its spot's classes, then its id, go between them."""
+    found = IN_LINE.get((a, b, cross))
+    if found is None:
+        head, rest = render_domino(a=a, b=b, in_line=True, cross=cross, at=CLASSES, key=ID).split(CLASSES)
+        found = IN_LINE.keep((a, b, cross), (head, *rest.split(ID)))
+    return found
 
 
 def spot_classes(spot: Spot) -> str:
@@ -66,15 +75,15 @@ def placed(a: int, b: int, spot: Spot) -> tuple[str, str, str]:
     Strings only: a line is kept per table (web/push/publish.py), and tuples of strings cost the
     garbage collector nothing once seen (a Spot, a named tuple, stays tracked).
     """
-    head, middle, tail = IN_LINE[a, b, spot.cross]
+    head, middle, tail = in_line(a, b, spot.cross)
     return f"t-{spot.key}", f"{head}{spot_classes(spot)}", f"{middle}t-{spot.key}{tail}"
 
 
 class LaidLine:
     """A table's line on the felt as HTML, kept as it grows: a move places only its new tiles.
 
-    Laying the whole line out again at every push was a twelfth of the worker's time at 1,000
-    tables. Any other line (a new round, a state replayed) is laid out afresh.
+    Laying the whole line out again at every push grew with the round (BENCHMARKS.md, "Speed").
+    Any other line (a new round, a state replayed) is laid out afresh.
     """
 
     def __init__(self):
@@ -131,7 +140,7 @@ def texts(pairs) -> tuple[str, ...]:
     return tuple(f"{a}{b}" for a, b in pairs)
 
 
-HAND_TILES: dict[tuple, str] = {}  # (language, what the tile shows: hand_tile_key) -> its html
+HAND_TILES = Cache(10_000)  # (language, what the tile shows: hand_tile_key) -> its html
 
 
 def hand_tile_html(tile: dict, ends: list[int] | None, lang: str, drawn: bool) -> str:
@@ -144,9 +153,7 @@ def hand_tile_html(tile: dict, ends: list[int] | None, lang: str, drawn: bool) -
     two_ends = bool(ends) and ends[0] != ends[1]
     key = (lang, hand_tile_key(tile, two_ends, drawn))
     html = HAND_TILES.get(key)
-    if html is None:
-        html = HAND_TILES[key] = hand_tile(tile, two_ends, drawn)
-    return html
+    return html if html is not None else HAND_TILES.keep(key, hand_tile(tile, two_ends, drawn))
 
 
 def hand_tile_key(tile: dict, two_ends: bool, drawn: bool) -> str:
@@ -164,19 +171,19 @@ def hand_tile_key(tile: dict, two_ends: bool, drawn: bool) -> str:
 def hand_tile(tile: dict, two_ends: bool, drawn: bool) -> str:
     """One tile of a hand (see hand_tile_html); the tile just drawn is marked (class `drawn`) until
     the turn ends, as the prompt names it."""
-    text, face = escape(tile["tile"]), FACES[tile["low"], tile["high"]]
+    text, face_html = escape(tile["tile"]), face(tile["low"], tile["high"])
     drawn_class = " drawn" if drawn else ""
     if len(tile["ends"]) == 2 and two_ends:
         return (f'<label class="tile-btn fits{drawn_class}" data-tile="{text}" id="h-{text}">'
                 f'<input type="radio" name="tile" value="{text}">'
-                f'<span class="visually-hidden">{escape(tile_name(tile))}</span>{face}</label>')
+                f'<span class="visually-hidden">{escape(tile_name(tile))}</span>{face_html}</label>')
     if tile["ends"]:
         end = escape(tile["ends"][0] or "")
         return (f'<button type="button" class="tile-btn fits{drawn_class}" data-tile="{text}" ws-send'
                 f' hx-vals=\'{{"tile": "{text}", "end": "{end}"}}\''
-                f' aria-label="{escape(tile_name(tile))}" id="h-{text}">{face}</button>')
+                f' aria-label="{escape(tile_name(tile))}" id="h-{text}">{face_html}</button>')
     return (f'<span class="tile-btn{drawn_class}" data-tile="{text}" id="h-{text}" role="img"'
-            f' aria-label="{text}">{face}</span>')
+            f' aria-label="{text}">{face_html}</span>')
 
 
 def domino_of(text: str) -> Markup:
@@ -193,7 +200,7 @@ def tile_in_words(text: str) -> Markup:
 
 
 def init_rendering(app: Flask) -> None:
-    """Templates get the domino helpers and lose their indentation; the dominoes are rendered once."""
+    """Templates get the domino helpers and lose their indentation; the dominoes come from this app's."""
     app.jinja_env.add_extension(Compact)  # before any template is compiled
     app.jinja_env.globals.update(domino_of=domino_of, tile_in_words=tile_in_words)
-    render_dominoes(app)
+    TEMPLATES[:] = [app.jinja_env]

@@ -1,4 +1,4 @@
-"""Templates rendered straight by Jinja, and small ones rendered once per shape, then filled in.
+"""Templates rendered by Jinja, and small ones rendered once per shape, then filled in.
 
 Each move renders a few small pieces that differ from one table to the next only in the values they
 show (names, tiles, numbers), not in their markup or words. Such a piece is rendered once per
@@ -16,26 +16,17 @@ import re
 from collections.abc import Callable
 
 from jinja2 import Environment
-from jinja2.runtime import new_context
 from markupsafe import escape
 
+from web.templating.cache import Cache
+
 SLOT = re.compile("\x00(\\w+)\x00")  # a slot in a frame as rendered (no value or template writes NUL)
-FRAMES: dict[tuple, tuple[str, ...]] = {}  # (language, template, shape) -> literal, slot, literal, ...
-MAX_FRAMES = 10_000  # a few hundred shapes occur; never grow without bound
+FRAMES = Cache(10_000)  # (language, template, shape) -> literal, slot, literal, ...: a few hundred occur
 
 
 def rendered(env: Environment, name: str, values: dict) -> str:
-    """A template rendered on `values`, which already hold the environment's globals.
-
-    Jinja's Template.render copies every global (about 30) into a new dict at each call, which
-    cost more than rendering a small piece; a push renders ten of them. (Templates rendered so
-    import no macros "with context": none of ours does.)
-    """
-    template = env.template(name)
-    # No globals for the context to list either: Template.new_context would make a set of the
-    # template's globals (a ChainMap) at every render; `values` already hold them.
-    context = new_context(env, template.name, template.blocks, values, shared=True, globals=None)
-    return "".join(template.root_render_func(context))
+    """Template `name` (as WordingEnvironment.template keeps it) rendered on `values`."""
+    return env.template(name).render(values)
 
 
 def with_globals(env: Environment, context: dict) -> dict:
@@ -58,9 +49,7 @@ def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], di
     key = (env.language, name, shape)
     frame = FRAMES.get(key)
     if frame is None:
-        if len(FRAMES) > MAX_FRAMES:
-            FRAMES.clear()
-        frame = FRAMES[key] = tuple(SLOT.split(rendered(env, name, stand_ins()).strip()))
+        frame = FRAMES.keep(key, tuple(SLOT.split(rendered(env, name, stand_ins()).strip())))
     parts = [frame[0]]
     for i in range(1, len(frame), 2):  # split() puts each slot's name between two literals
         value = values[frame[i]]
@@ -68,17 +57,6 @@ def framed(env: Environment, name: str, shape: tuple, stand_ins: Callable[[], di
     return "".join(parts)
 
 
-ESCAPED: dict[str, str] = {}  # a value -> as a template writes it: names and tiles, shown at every move
-
-
 def escaped(value) -> str:
-    """`value` as Jinja's autoescape writes it; a string's kept (markupsafe makes a Markup object each
-    time, through Python code: a few per cent of a move's time)."""
-    if type(value) is not str:
-        return escape(value)
-    text = ESCAPED.get(value)
-    if text is None:
-        if len(ESCAPED) > 10_000:  # a few values per table; never grow without bound
-            ESCAPED.clear()
-        text = ESCAPED[value] = str(escape(value))
-    return text
+    """`value` as Jinja's autoescape writes it."""
+    return escape(value)

@@ -8,6 +8,7 @@ from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, force_locale, get_translations
 
 from game.variants import VARIANTS
+from web.templating.cache import Cache
 from web.templating.translated import WordingEnvironment, plural_index
 
 LANGUAGES = ("en", "es", "da")  # English is the source language; es and da live in translations/
@@ -16,7 +17,7 @@ COOKIE = "lang"
 COOKIE_DAYS = 365
 
 # The catalog templates read from, set for a request or around a push's render (a thread-local is
-# greenlet-local under gevent). Flask-Babel's own lookup per string costs ~30 µs; a push has ~35.
+# greenlet-local under gevent). Flask-Babel's own lookup per string is slow, and a push has dozens.
 _speaking = threading.local()
 
 
@@ -122,7 +123,7 @@ def pgettext(context: str, message: str) -> str:
     return current_catalog().upgettext(context, message)
 
 
-TILE_NAMES: dict[tuple, str] = {}  # (language, high, low, where it fits) -> its name in words
+TILE_NAMES = Cache(1_000)  # (language, high, low, where it fits) -> its name in words
 
 
 def tile_name(tile: dict) -> str:
@@ -136,16 +137,20 @@ def tile_name(tile: dict) -> str:
     else:
         fits = ends[0] if ends and ends[0] in ("left", "right") else ("opens" if ends else "")
     key = (current_language(), tile["high"], tile["low"], fits)
-    if key not in TILE_NAMES:
-        halves = (pgettext("a tile's half", "blank"), pgettext("a tile's half", "one"),
-                  pgettext("a tile's half", "two"), pgettext("a tile's half", "three"),
-                  pgettext("a tile's half", "four"), pgettext("a tile's half", "five"),
-                  pgettext("a tile's half", "six"))
-        words = _("%(high)s–%(low)s") % {"high": halves[tile["high"]], "low": halves[tile["low"]]}
-        sentences = {"both": _("%(tile)s, fits both ends"), "left": _("%(tile)s, fits left"),
-                     "right": _("%(tile)s, fits right"), "opens": _("%(tile)s, opens the round")}
-        TILE_NAMES[key] = sentences[fits] % {"tile": words} if fits else words
-    return TILE_NAMES[key]
+    name = TILE_NAMES.get(key)
+    return name if name is not None else TILE_NAMES.keep(key, named(tile, fits))
+
+
+def named(tile: dict, fits: str) -> str:
+    """A tile in words (see tile_name)."""
+    halves = (pgettext("a tile's half", "blank"), pgettext("a tile's half", "one"),
+              pgettext("a tile's half", "two"), pgettext("a tile's half", "three"),
+              pgettext("a tile's half", "four"), pgettext("a tile's half", "five"),
+              pgettext("a tile's half", "six"))
+    words = _("%(high)s–%(low)s") % {"high": halves[tile["high"]], "low": halves[tile["low"]]}
+    sentences = {"both": _("%(tile)s, fits both ends"), "left": _("%(tile)s, fits left"),
+                 "right": _("%(tile)s, fits right"), "opens": _("%(tile)s, opens the round")}
+    return sentences[fits] % {"tile": words} if fits else words
 
 
 def team_label(side: int) -> str:

@@ -1,8 +1,8 @@
 """Templates compiled once per language, with their catalogued words already translated in them.
 
 A push renders `#table` for every language read at the table. With gettext called at render time,
-each of its ~35 words cost a Jinja call, a catalog lookup and a Markup (2-4 times the render of
-the untranslated page). Here a call with a literal message, `_("Pass")` or `_("%(name)s to play",
+each of its words would cost a Jinja call, a catalog lookup and a Markup (several times the render
+of the untranslated page). Here a call with a literal message, `_("Pass")` or `_("%(name)s to play",
 name=who)`, becomes a constant when the template is compiled for a language; only the values are
 formatted at render time, as gettext's newstyle calls format them (escaped into the translation).
 `ngettext` becomes the language's forms and a call of its plural rule. Messages that are not
@@ -18,6 +18,8 @@ from flask.templating import Environment
 from jinja2 import nodes
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup, escape
+
+from web.templating.cache import forget_if_templates_changed
 
 # The calls folded, and where their message arguments are: (context, message) for pgettext.
 FOLDED = {"_": 0, "gettext": 0, "pgettext": 1}
@@ -132,43 +134,21 @@ class WordingEnvironment(Environment):
             # Its own cache: a template compiled for one language never serves another.
             env = root.overlay(cache_size=400)
             env.language = lang
-            env.kept = {}  # its own: an overlay starts with a copy of its parent's attributes
             env.catalog = root.catalog_of(root.app, lang)
             languages[lang] = env
         return languages[lang]
 
-    kept: dict | None = None  # templates by name, once loaded (see `template`)
-
     def template(self, name: str):
-        """A template of this language, as get_template gives it, without its cache's lock and weak reference.
-
-        A push renders a dozen small templates: that lookup cost as much as rendering some of them.
-        Kept for good, unless templates reload when their files change (debug).
-        """
-        kept = self.kept
-        if kept is None or self.auto_reload:
-            return Environment.get_template(self, name)
-        template = kept.get(name)
-        if template is None:
-            template = kept[name] = Environment.get_template(self, name)
-        return template
-
-    def getattr(self, obj, attribute):
-        """`a.b` in a template: for our views (dicts) the key first, instead of after a failed attribute."""
-        if type(obj) is dict:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass  # a dict's own attribute (`.items`), or undefined: as Jinja does
-        return super().getattr(obj, attribute)
+        """A template of this language, by name (what web/templating/frames.py `rendered` renders)."""
+        return self.get_template(name)
 
     def get_template(self, name, parent=None, globals=None):
-        """Templates asked of Flask's environment come from the current viewer's language; a language's
-        own are the ones kept (see `template`), as an {% include %} in a push's piece asks for them."""
+        """Templates asked of Flask's environment come from the current viewer's language; while templates
+        reload from their files (debug), kept pieces are forgotten once one changed (templating/cache.py)."""
         if self.language is None:
             return self.in_language(self.current_language()).get_template(name, parent, globals)
-        if globals is None and type(name) is str:
-            return self.template(self.join_path(name, parent) if parent is not None else name)
+        if self.auto_reload:
+            forget_if_templates_changed(self.app)
         return super().get_template(name, parent, globals)
 
     def _parse(self, source, name, filename):

@@ -9,9 +9,9 @@ import struct
 import threading
 import time
 from collections import deque
-from functools import lru_cache
 
 from live.periodic import Worker
+from web.templating.cache import Cache
 
 log = logging.getLogger(__name__)
 MAX_QUEUED = 64  # messages a browser may fall behind before it is cut off
@@ -31,9 +31,17 @@ PING = b"\x89\x00"  # a websocket ping frame from the server: FIN, opcode 9, no 
 RESTARTING = b"\x88\x02" + (1012).to_bytes(2, "big")
 
 
-@lru_cache(maxsize=16)
+FRAMED = Cache(16)  # a message -> its frame: a push sends one text to many pages
+
+
 def text_frame(text: str) -> bytes:
     """A websocket text message as one unmasked frame, as a server sends it (RFC 6455, 5.2)."""
+    frame = FRAMED.get(text)
+    return frame if frame is not None else FRAMED.keep(text, framed(text))
+
+
+def framed(text: str) -> bytes:
+    """`text` as a frame (see text_frame)."""
     payload = text.encode()
     size = len(payload)
     if size < 126:
