@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from web.templating.frames import rendered
+from web.templating.frames import rendered, with_globals
 
 TEAMS, ALONE = {"variant": {"teams": True}}, {"variant": {"teams": False}}
 
@@ -15,7 +15,8 @@ def said(app, lang: str, table: dict, **result) -> str:
            "side_names": ["Ana & Carl", "Bea & Dan"], "hand_totals": [3, 9], **result}
     env = app.jinja_env.in_language(lang)
     with app.app_context():
-        return rendered(env, "_result.html", {"res": res, "table": table, "rnd": {"players": ["Ana", "Bea"]}})
+        return rendered(env, "_result.html", with_globals(env, {"res": res, "table": table,
+                                                                 "rnd": {"players": ["Ana", "Bea"]}}))
 
 
 WORDS = [("es", "1 punto.", "12 puntos."), ("da", "1 point.", "12 point."), ("en", "1.", "12.")]
