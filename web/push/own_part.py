@@ -20,7 +20,7 @@ from markupsafe import Markup
 from web.push.pieces import host_key
 from web.templating.cache import Cache
 from web.templating.dominoes import hand_tile_html, hand_tile_key
-from web.templating.frames import framed, rendered, slot
+from web.templating.frames import framed, rendered, slot, with_globals
 
 # A key's parts (see `me_key`): what each piece shows.
 FRAME, PROMPT, ANNOUNCE, HAND, CHOOSE, ACTIONS = range(6)
@@ -115,9 +115,10 @@ class Mine:
 
     @cached_property
     def values(self) -> dict:
-        """What its templates are rendered with (Jinja adds the globals), made when first needed: most
-        pieces of a push are kept already. The context must not change meanwhile: a Mine is used at once."""
-        return {**self.context, "choosing": choosing(self.context)}
+        """What its templates are rendered with, made when first needed: most pieces of a push are
+        kept already (a dict of every global and the whole context, for each #me, adds up). The
+        context must not change meanwhile: a Mine is used at once."""
+        return {**with_globals(self.env, self.context), "choosing": choosing(self.context)}
 
     def render(self, name: str) -> Markup:
         return Markup(rendered(self.env, name, self.values).strip())

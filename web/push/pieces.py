@@ -16,6 +16,7 @@ The keys below are language-free, so one delta per language in use is rendered f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from jinja2 import Environment
 from markupsafe import Markup
@@ -23,7 +24,7 @@ from markupsafe import Markup
 from game.views import LOG_SHOWN
 from web.templating.cache import Cache
 from web.templating.dominoes import LaidLine, marked, tiles_of
-from web.templating.frames import framed, rendered, slot
+from web.templating.frames import framed, rendered, slot, with_globals
 
 
 @dataclass
@@ -292,10 +293,11 @@ class Pieces:
     def __init__(self, env: Environment, context: dict):
         self.env, self.context = env, context
 
-    @property
+    @cached_property
     def values(self) -> dict:
-        """What its templates are rendered with: the table's context (Jinja adds the globals)."""
-        return self.context
+        """What its templates are rendered with, made when first needed (a push's pieces are mostly
+        framed or kept, and need none). The context must not change meanwhile: Pieces are used at once."""
+        return with_globals(self.env, self.context)
 
     def render(self, name: str, **values) -> Markup:
         """One piece: its template rendered with the table's context (and a seat or move)."""

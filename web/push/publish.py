@@ -30,7 +30,7 @@ from live.snapshot import NAME_FIELD_MAX, Snapshot
 from web.push.own_part import Mine, me_key
 from web.push.pieces import Pieces, Pushed, TableState, decide, host_key, kept, moved_on, seat_facts, snapshot
 from web.templating.cache import Cache
-from web.templating.frames import rendered
+from web.templating.frames import rendered, with_globals
 from web.templating.languages import LANGUAGES, current_language, speaking
 from web.ws.hub import Hub
 
@@ -114,7 +114,7 @@ def render_table(env, context: dict, line: tuple | None = None) -> str:
     """
     unmarked, spots = line or line_of(context)
     pieces = Pieces(env, context).whole(unmarked, spots)
-    return rendered(env, "_table.html", {**context, "pieces": pieces}).strip()
+    return rendered(env, "_table.html", {**with_globals(env, context), "pieces": pieces}).strip()
 
 
 def render_partials(table: Snapshot, state: TableState, seat: int | None, oob: bool = False,

@@ -29,6 +29,11 @@ def rendered(env: Environment, name: str, values: dict) -> str:
     return env.template(name).render(values)
 
 
+def with_globals(env: Environment, context: dict) -> dict:
+    """The values `rendered` takes: the environment's globals, then the context."""
+    return {**env.globals, **context}
+
+
 def slot(name: str) -> str:
     """What a template is given in place of a value, to mark where the value goes."""
     return f"\x00{name}\x00"
