@@ -37,8 +37,8 @@ def test_the_installed_simple_websocket_is_the_one_the_reader_was_written_for():
     # its reader from starting, and Reader uses its .sock, .ws (wsproto), .mode and .pong_received.
     # After an upgrade check that all of that still holds, then change this line.
     assert version("simple-websocket") == "1.1.0"
-    # Reader and web/guard/security.py use wsproto as 1.3 has it (pyproject.toml keeps to it): before
-    # allowing another series check them against it.
+    # Reader._wsproto_idle reads wsproto's parser state (checked by behaviour below), as laid out
+    # in 1.3 (pyproject.toml keeps to it): before allowing another series read it again there.
     assert version("wsproto").startswith("1.3.")
 
 
@@ -187,14 +187,18 @@ def closes(p) -> list[int]:
     return [e.code for e in p.read_until_eof() if isinstance(e, CloseConnection)]
 
 
-def test_a_whole_small_move_a_pong_a_frame_split_across_reads_and_two_frames_in_one_are_each_read(pair):
+def test_a_whole_small_move_is_read_without_wsproto_and_anything_else_with_it(pair):
     p = pair()
+    parsed = []
+    handle = p.reader._handle_events
+    p.reader._handle_events = lambda: parsed.append(1) or handle()
     move = '{"action": "play", "tile": "6-6", "end": "", "version": "7", "note": "ñ€😀"}'
     p.send(TextMessage(move))
     wait_until(lambda: p.reader.inbox)
-    assert p.reader.next() == move  # the page's usual move
+    assert p.reader.next() == move and not parsed  # the page's usual move: read directly
     p.send(Pong(b""))  # the answer to our ping, as often as moves
     wait_until(lambda: p.ws.pong_received)
+    assert not parsed
     split = p.client.send(TextMessage("split across two reads"))
     p.sock.sendall(split[:5])
     time.sleep(0.1)
@@ -202,13 +206,18 @@ def test_a_whole_small_move_a_pong_a_frame_split_across_reads_and_two_frames_in_
     p.send(TextMessage("one"), TextMessage("two"))  # two frames in one read
     wait_until(lambda: len(p.reader.inbox) == 3)
     assert [p.reader.next() for _ in range(3)] == ["split across two reads", "one", "two"]
-    p.sock.sendall(frame(b"after them"))
+    assert parsed  # all those went through wsproto
+    parsed.clear()
+    p.sock.sendall(frame(b"after them"))  # wsproto holds nothing again: read directly
     wait_until(lambda: p.reader.inbox)
-    assert p.reader.next() == "after them"
+    assert p.reader.next() == "after them" and not parsed
 
 
-def test_a_move_with_htmx_headers_has_a_longer_length_and_is_read_too(pair):
+def test_a_move_with_htmx_headers_has_a_longer_length_and_is_read_without_wsproto_too(pair):
     p = pair()
+    parsed = []
+    handle = p.reader._handle_events
+    p.reader._handle_events = lambda: parsed.append(1) or handle()
     move = ('{"action":"play","tile":"6-6","end":"","version":"7","HEADERS":{"HX-Request":"true",'
             '"HX-Trigger":null,"HX-Trigger-Name":null,"HX-Target":"me",'
             '"HX-Current-URL":"https://fichas.example/t/s1-Fh3kq9ZpXw2L"}}')
@@ -217,6 +226,7 @@ def test_a_move_with_htmx_headers_has_a_longer_length_and_is_read_too(pair):
         p.send(TextMessage(text))
         wait_until(lambda: p.reader.inbox)
         assert p.reader.next() == text
+    assert not parsed
 
 
 def test_a_length_written_longer_than_it_needs_is_a_protocol_error(pair):
