@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from jinja2 import Environment
+from jinja2.runtime import new_context
 from markupsafe import escape
 
 from web.templating.cache import Cache
@@ -25,8 +26,21 @@ FRAMES = Cache(10_000)  # (language, template, shape) -> literal, slot, literal,
 
 
 def rendered(env: Environment, name: str, values: dict) -> str:
-    """Template `name` (as WordingEnvironment.template keeps it) rendered on `values`."""
-    return env.template(name).render(values)
+    """A template rendered on `values`, which already hold the environment's globals.
+
+    Template.render, but without copying every global into a new dict at each call, which costs
+    more than rendering a small piece: a push renders ten of them (BENCHMARKS.md, "Speed"). Errors
+    name the template's line, as Template.render's do. (Templates rendered so import no macros
+    "with context": none of ours does.)
+    """
+    template = env.template(name)
+    # No globals for the context to list either: Template.new_context would make a set of the
+    # template's globals (a ChainMap) at every render; `values` already hold them.
+    context = new_context(env, template.name, template.blocks, values, shared=True, globals=None)
+    try:
+        return "".join(template.root_render_func(context))
+    except Exception:
+        return env.handle_exception()  # raises it again, its traceback through the template's lines
 
 
 def with_globals(env: Environment, context: dict) -> dict:

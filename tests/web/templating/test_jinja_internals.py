@@ -9,6 +9,7 @@ from importlib.metadata import version
 
 import pytest
 from jinja2 import Environment, FileSystemLoader, nodes
+from jinja2.runtime import new_context
 
 from web.templating.frames import rendered
 from web.templating.translated import WordingEnvironment
@@ -26,8 +27,19 @@ def test_the_installed_jinja2_is_the_series_web_templating_was_written_for():
     assert version("jinja2").startswith("3.1.")
 
 
+def test_a_template_renders_from_new_context_and_its_root_render_func_as_render_does():
+    # web/templating/frames.py `rendered`
+    assert list(inspect.signature(new_context).parameters) == [
+        "environment", "template_name", "blocks", "vars", "shared", "globals", "locals"]
+    env = Templates()
+    template = env.from_string("{% block b %}{{ greeting }}, {{ name }}{% endblock %}")
+    values = {"greeting": "Hello", "name": "Ana"}
+    context = new_context(env, template.name, template.blocks, values, shared=True, globals=None)
+    assert "".join(template.root_render_func(context)) == template.render(values) == "Hello, Ana"
+
+
 def test_an_error_in_a_template_rendered_so_names_the_template_and_its_line(tmp_path):
-    # Template.render hands errors to Environment.handle_exception: the traceback points at the template.
+    # `rendered` hands errors to Environment.handle_exception, which points the traceback at the template.
     (tmp_path / "broken.html").write_text("first line\n{{ 1 // zero }}\n")
     env = Templates(loader=FileSystemLoader(tmp_path))
     with pytest.raises(ZeroDivisionError) as raised:
