@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from helpers.panels import open_panel
 from playwright.sync_api import Locator, Page, expect
 
 AUTO_NOTE = "(played by the table: time ran out)"
@@ -89,7 +90,8 @@ class Player:
         return hands
 
     def log(self) -> list[str]:
-        return [t.strip() for t in self.page.locator("#table ol.log li").all_inner_texts()]
+        # The log is in a panel (Moves) that may be closed: its text, not its rendering.
+        return [" ".join(t.split()) for t in self.page.locator("#table ol.log li").all_text_contents()]
 
     # -- waiting ---------------------------------------------------------------
 
@@ -276,6 +278,7 @@ def two_at_block(open_page, make_server) -> tuple[object, list[Player], str]:
 def private_link(player: Player) -> str:
     """What a player sees when they open their private link (copyable)."""
     page = player.page
+    open_panel(page)  # the private link is in the table's menu
     page.locator("#seat-link summary").click()
     page.get_by_role("button", name="Show my link").click()
     field = page.locator("#seat-link-input")
