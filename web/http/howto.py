@@ -13,7 +13,7 @@ from game.variants import Variant
 LINE = ("2-4", "4-6")  # placing: open ends 2 and 6
 HAND = ("0-3", "6-1", "1-5")  # only 6-1 fits (the 6)
 STUCK_LINE = ("3-6", "6-5")  # open ends 3 and 5
-STUCK_HAND = ("1-2", "4-6", "0-0")  # no 3, no 5: draw (Draw) or pass
+STUCK_HAND = ("1-2", "4-6")  # no 3, no 5: draw (Draw) or pass
 BONEYARD = ("0-4", "2-5")  # Draw: drawn in this order until one fits
 DOMINO_LINE = ("5-3", "3-1")  # the last tile, 3-1, just placed
 # What is left in each seat's hand, seat 0 ("you") first, when a team plays (four seats, partners
