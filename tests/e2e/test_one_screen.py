@@ -227,3 +227,60 @@ def test_the_table_fits_one_screen_at_every_moment_in_every_language(open_page, 
 
     report = inspection.report(moves)
     assert not report, report
+
+
+# A table that fits 360x640 as issue 42 asks, built by hand (not Fichas's page): the probes must find
+# nothing wrong with it, and each fault of BROKEN once <body> has the class "broken". The line's open
+# ends are 44 px tap targets by an ::after, as Fichas's are; the panels' contents are fixed, over the table.
+FITS_STYLE = """
+  body { margin: 0; font: 14px sans-serif; } button, summary { height: 44px; }
+  header { display: flex; gap: 8px; min-height: 44px; } summary { width: 100px; list-style: none; }
+  details.panel > div { position: fixed; top: 44px; left: 0; right: 0; height: 200px; background: #fff; }
+  #table { position: relative; height: 380px; } .seat { position: absolute; width: 100px; height: 60px; }
+  #seat-0 { left: 130px; top: 310px; } #seat-1 { left: 0; top: 150px; } #seat-2 { left: 130px; top: 0; }
+  #seat-3 { left: 260px; top: 150px; } .seat button { width: 40px; }
+  #line { position: absolute; left: 70px; top: 90px; display: flex; gap: 2px; }
+  .domino, .end-target { width: 44px; height: 22px; padding: 0; border: 0; background: #eee; }
+  .end-target { position: relative; } .end-target::after { content: ""; position: absolute; inset: -11px 0; }
+  #me { height: 190px; } #hand { display: flex; gap: 4px; } .tile-btn { width: 40px; height: 70px; }
+  .broken #hand { width: 150px; height: 70px; flex-wrap: wrap; } .broken .end-target::after { display: none; }
+  .broken #seat-0 { left: 50px; top: 150px; } .broken details.panel > div { position: static; }
+  .actions { position: relative; } .broken #cover { position: absolute; inset: 0; }
+  .broken #stray { position: fixed; top: 700px; } .broken #me { margin-bottom: 600px; }
+  .broken #p2::details-content { content-visibility: visible; }
+  .broken #p2 > div { display: block; top: 0; left: 320px; width: 40px; height: 20px; }
+"""
+FITS = (
+    f"<!doctype html><html><head><style>{FITS_STYLE}</style></head><body><header>"
+    + "".join(f'<details class="panel" id="p{i}"><summary>Panel {i}</summary><div><a href="#">in it</a></div>'
+              "</details>" for i in range(3))
+    + '</header><section id="table" data-phase="playing">'
+    + "".join(f'<article class="seat" data-seat="{s}" id="seat-{s}">Seat {s} <button>+</button></article>'
+              for s in range(4))
+    + '<div id="line"><button id="end-left" class="end-target">6</button><span class="domino"></span>'
+      '<span class="domino"></span><button id="end-right" class="end-target">4</button></div></section>'
+    + '<section id="me"><div id="hand">'
+    + "".join(f'<label class="tile-btn"><input type="radio" name="tile">{i}</label>' for i in range(7))
+    + '</div><p class="choose-end"><button>left</button> <button>right</button></p>'
+      '<div class="actions"><button>Pass</button><div id="cover"></div></div>'
+      '<a id="stray" href="#me">away</a></section></body></html>')
+BROKEN = ("the page scrolls: scrollHeight", "is not inside the viewport", "overlaps article#seat-1",
+          "tiles are not one row", "is no 44x44 px tap target", "long side is 44 px, under 72",
+          'by div#cover', "open moves #seat-0", "is focused outside the viewport",
+          'is focused inside the closed panel details#p2')
+
+
+def test_the_probes_pass_a_table_that_fits_and_find_each_fault_put_in_it(open_page):
+    page = open_page()
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.set_content(FITS)
+    player = AnyLanguage(page, "Probe")
+    found = layout_problems(page, ends=True, min_tile=MIN_LINE_TILE[PHONE])
+    found += Inspection().panels(player, opened=True, axe=False) + walk_with_tab(page, presses=20)
+    assert found == []
+
+    page.evaluate("document.body.classList.add('broken')")
+    found = layout_problems(page, ends=True, min_tile=MIN_LINE_TILE[DESKTOP])
+    found += Inspection().panels(player, opened=True, axe=False) + walk_with_tab(page, presses=20)
+    for fault in BROKEN:
+        assert any(fault in problem for problem in found), (fault, found)

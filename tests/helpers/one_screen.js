@@ -49,9 +49,10 @@
       wrong.push(`the page scrolls sideways: scrollWidth ${page.scrollWidth} > innerWidth ${innerWidth}`);
     }
 
-    // The seats, the line's tiles, its open ends while the round is played, and the hand's tiles: each
-    // in the viewport, over none of the others nor under a control or a panel (its own inside it aside).
-    const playing = document.querySelector("#table[data-phase=playing]") !== null;
+    // The seats, the line's tiles, its open ends while the round is played (from its first tile), and the
+    // hand's tiles: each in the viewport, over none of the others nor under a control or a panel (what is
+    // inside it aside).
+    const playing = document.querySelector("#table[data-phase=playing] #line .domino") !== null;
     const ends = playing ? ["end-left", "end-right"].map(id => document.getElementById(id)) : [];
     if (ends.includes(null)) wrong.push("an open end (#end-left, #end-right) is missing while the round is played");
     const things = [...all("article.seat[data-seat]"), ...all("#line .domino"), ...ends.filter(e => e),
@@ -74,15 +75,16 @@
       if (spread > slack) wrong.push(`the hand's ${hand.length} tiles are not one row: their tops differ by ${px(spread)} px`);
     }
 
-    // The actions of the moment: in the viewport, and nothing over them (their middle and corners).
+    // The actions of the moment: in the viewport, and nothing over them (their middle, and 4 px in from
+    // the middle of each side: a pill-shaped button's corners are not its own).
     for (const a of [...all("#me .actions button"), ...all("#me .choose-end button")].filter(e => this.shown(e))) {
-      const r = box(a);
+      const r = box(a), x = r.x + r.width / 2, y = r.y + r.height / 2;
       if (!this.inside(r)) { wrong.push(`${this.name(a)} is not inside the viewport ${this.at(r)}`); continue; }
-      const covered = [[r.x + r.width / 2, r.y + r.height / 2], [r.left + 3, r.top + 3], [r.right - 3, r.top + 3],
-                       [r.left + 3, r.bottom - 3], [r.right - 3, r.bottom - 3]].filter(([x, y]) => !this.hits(a, x, y));
+      const covered = [[x, y], [r.left + 4, y], [r.right - 4, y], [x, r.top + 4], [x, r.bottom - 4]]
+        .filter(([u, v]) => !this.hits(a, u, v));
       if (covered.length) {
-        wrong.push(`${this.name(a)} ${this.at(r)} is covered: at ${covered.map(([x, y]) =>
-          `(${px(x)}, ${px(y)}) by ${this.what(x, y)}`).join(", ")}`);
+        wrong.push(`${this.name(a)} ${this.at(r)} is covered: at ${covered.map(([u, v]) =>
+          `(${px(u)}, ${px(v)}) by ${this.what(u, v)}`).join(", ")}`);
       }
     }
 
