@@ -218,7 +218,7 @@ def test_the_table_fits_one_screen_at_every_moment_in_every_language(open_page, 
     players[0].press(players[0].page.locator("#actions [data-action=next_round]"))
     for player in players:
         player.wait_version(version + 1)
-    stats = Stats()  # Player.move alternates the ends it picks by this count: the seed was played so
+    stats = Stats()  # counted afresh: the end a move picks follows this count, and the seed was charted so
     play_a_round(players, inspection, stats)
     moves += stats.moves
     for player in players:
