@@ -270,9 +270,10 @@ def stamp(context: dict, last: str) -> str:
             optional += f' data-last="{last}"'
         if rnd["fresh"]:
             optional += ' data-fresh="1"'
-    return (f'<input type="hidden" id="version"{fit} name="version" value="{context["table"]["version"]}"'
+    # Its first attributes in this order: outside tools read `id="version" name="version" value="N"`.
+    return (f'<input type="hidden" id="version" name="version" value="{context["table"]["version"]}"'
             f' data-round="{number}" data-moves="{moves}" data-phase="{context["phase"]}" data-turn="{turn}"'
-            f'{optional} data-seq="{context["seq"]}">')
+            f'{optional} data-seq="{context["seq"]}"{fit}>')
 
 
 TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'
