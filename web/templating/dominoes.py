@@ -129,13 +129,12 @@ class LaidLine:
         self.tiles += [placed(int(a), int(b), spot) for (a, b), spot in zip(last, after, strict=True)]
         if not growing.line:
             self.ends = ("", "")
-        elif not laid_out:
-            self.ends = (spot_classes(growing.left_end()), spot_classes(growing.right_end()))
-        elif before or after:  # only an end whose arm grew moves: a move grows one
-            self.ends = (spot_classes(growing.left_end()) if before else self.ends[0],
-                         spot_classes(growing.right_end()) if after else self.ends[1])
-        if before or after:
-            self.widen([*before, *after, growing.left_end(), growing.right_end()])
+        elif not laid_out or before or after:  # only an end whose arm grew moves: a move grows one
+            left_end = growing.left_end() if before or not laid_out else None
+            right_end = growing.right_end() if after or not laid_out else None
+            self.ends = (spot_classes(left_end) if left_end else self.ends[0],
+                         spot_classes(right_end) if right_end else self.ends[1])
+            self.widen([*before, *after, *(end for end in (left_end, right_end) if end)])
         return self.tiles, self.ends
 
     def widen(self, spots: list[Spot]) -> None:
