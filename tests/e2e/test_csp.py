@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from helpers.panels import open_panel
 from helpers.page_probes import LATE_REPORT_SECONDS, watched
+from helpers.panels import open_panel
 from helpers.players import BLOCK_SEED, Player, Stats, play_one_move, pump_until, seat_players, seeded
 from web.guard.security import CSP
 

@@ -77,7 +77,7 @@ def test_a_hosts_header_on_a_phone_covers_nothing_and_every_control_can_be_tappe
             for b in boxes[i + 1:]:
                 assert not overlap(a, b), ("one over another", a, b)
         assert boxes[0]["w"] >= LINK_PX, ("the link is too narrow to read", boxes[0])
-    for copy in (page.locator(".share-waiting .copy"), page.locator("#menu .copy")):  # its words fit, none cut
+    for copy in (page.locator(".share-waiting .copy"), page.locator("#menu .copy")):  # words fit, none cut
         assert copy.evaluate("e => e.scrollWidth <= e.clientWidth"), copy.inner_text()
 
 

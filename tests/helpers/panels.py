@@ -1,4 +1,4 @@
-"""The table page's panels (details.panel: the menu, the score sheet, unseen tiles, moves), opened as a player does."""
+"""The table page's panels (details.panel: menu, score sheet, unseen tiles, moves), opened as players do."""
 
 from __future__ import annotations
 

@@ -13,8 +13,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from helpers.panels import open_panel
 from playwright.sync_api import Locator, Page, expect
+
+from helpers.panels import open_panel
 
 AUTO_NOTE = "(played by the table: time ran out)"
 # A tile written "a-b" anywhere in a page's markup (not inside a longer word or number).

@@ -253,8 +253,9 @@ def stamp(context: dict, last: str) -> str:
     a page that did not get that one asks for the whole table (static/fichas.js, which also copies
     these numbers onto #table, marks whose turn it is and the latest tile, and runs the clock of
     the seat to play from `data-clock-ms`, the time it has left). Its classes are the line's box on
-    the felt (LaidLine.fit), from which static/fichas.css draws the line as large as the felt allows. Numbers only, no words: written
-    here, not by a template, as every push sends one (markup, as a str: see rendering.framed).
+    the felt (LaidLine.fit), from which static/fichas.css draws the line as large as the felt allows.
+    Numbers only, no words: written here, not by a template, as every push sends one (markup, as a
+    str: see rendering.framed).
     """
     rnd, left = context["rnd"], context["remaining_ms"]
     if rnd is None:

@@ -14,7 +14,7 @@ from web.templating.dominoes import LaidLine
 
 
 def check_box(laid: LaidLine, line: list, left: int, across: bool) -> None:
-    """The box the stamp gives the page (fx fy fw fh) holds every tile and both open ends, and is no larger."""
+    """The box the stamp gives the page (fx fy fw fh) holds every tile and both open ends, no more."""
     spots, ends = chain(line, left, across)
     every = [*spots, *ends]
     box = (min(s.x for s in every), min(s.y for s in every),
@@ -44,7 +44,7 @@ def test_a_line_kept_through_whole_matches_equals_one_laid_afresh(app, variant):
                 tiles, ends = kept.laid(line, left, across, (1, rnd.number))
                 fresh = LaidLine()
                 assert (tiles, ends) == fresh.laid(line, left, across, (1, rnd.number))
-                assert kept.fit == fresh.fit  # the line's box on the stamp (issue 42): the same, kept or afresh
+                assert kept.fit == fresh.fit  # the line's box on the stamp (issue 42), kept or afresh
                 if line:
                     check_box(kept, line, left, across)
                 if rnd.over:
