@@ -8,12 +8,11 @@ opens each panel, and walks the page with Tab.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from helpers.players import Player, Stats, wait_first_push
+from helpers.players import Player, wait_first_push
 
 # Width, height: phones upright and sideways, a tablet, a laptop and a desktop.
 VIEWPORTS = ((360, 640), (390, 844), (640, 360), (844, 390), (768, 1024), (1280, 800), (1920, 1080))
@@ -27,50 +26,11 @@ TABS = 60  # Tab presses in a walk of the page
 
 
 class AnyLanguage(Player):
-    """A Player whose moves go by what the page marks (classes, data-action), not by its words:
-    Player.move reads the English prompt and buttons. Its choices are Player.move's, so a seeded
-    deal plays out the same. `picked`, if set, runs once a tile that fits both ends is picked and
-    the end is still to choose."""
+    """A Player whose page may be in any language: Player.move goes by what the page marks (classes,
+    data-action), not by its words, so a seeded deal plays out the same. `picked` (Player's), if set,
+    runs once a tile that fits both ends is picked and the end is still to choose."""
 
     lang: str = "en"
-    picked: Callable[[AnyLanguage], None] | None = None
-
-    def move(self, stats: Stats) -> str:
-        me = self.page.locator("#me")
-        expect(me.locator("#prompt[data-mine]")).to_have_count(1)
-        both = me.locator("label.tile-btn.fits")
-        single = me.locator("button.tile-btn.fits")
-        draw = me.locator("#actions [data-action=draw]")
-        pass_ = me.locator("#actions [data-action=pass]")
-        if both.count():
-            tile = both.first.get_attribute("data-tile")
-            self.press(both.first)
-            expect(me.locator("#choose-end")).to_be_visible()
-            if self.picked:
-                self.picked(self)
-            stats.both_ends += 1
-            end = "left" if stats.both_ends % 2 else "right"
-            if stats.both_ends % 3:
-                target = self.page.locator(f"#line .end-target[data-end={end}]")
-            else:
-                target = me.locator(f"#choose-end button[data-end={end}]")
-            expect(target).to_be_visible()
-            self.press(target)
-            stats.placed += 1
-            return f"play {tile} {end}"
-        if single.count():
-            tile = single.first.get_attribute("data-tile")
-            self.press(single.first)
-            stats.placed += 1
-            return f"play {tile}"
-        if draw.count():
-            self.press(draw)
-            stats.draws += 1
-            return "draw"
-        expect(pass_).to_be_visible()
-        self.press(pass_)
-        stats.passes += 1
-        return "pass"
 
 
 def reload_in(player: AnyLanguage, lang: str) -> None:
