@@ -41,12 +41,15 @@ UNSEEN = """() => [...Array(7).keys()].map(n => {
     .filter(e => e.dataset.tile.split("-").includes(String(n))).length;
   const cell = document.querySelector(`#unseen .unseen-counts > div:nth-child(${n + 1}) dd`);
   return Number(cell.textContent) - (7 - shown); })"""
-# Each tile's box relative to the opening tile's, in units of the opening tile's short side, once the
-# animations are over: the line zooms out as it grows (issue 42), so places are compared in its own units.
+# Each tile's centre relative to the opening tile's, in quarter-tiles (the line's box on the stamp, fw, over
+# #line's width), once the animations are over: the line zooms out as it grows (issue 42), so places are
+# compared in its own units. Centres: a tile's margin and border do not scale exactly with it.
 BOXES = """els => { document.getAnimations().forEach(a => a.finish());
-  const o = document.getElementById("t-o").getBoundingClientRect(), u = Math.min(o.width, o.height);
-  return els.map(e => { const r = e.getBoundingClientRect();
-    return [e.id, (r.x - o.x) / u, (r.y - o.y) / u, r.width / u, r.height / u]; }); }"""
+  const q = document.getElementById("line").getBoundingClientRect().width
+    / Number(document.getElementById("version").className.match(/fw(\\d+)/)[1]);
+  const mid = e => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
+  const [ox, oy] = mid(document.getElementById("t-o"));
+  return els.map(e => { const [x, y] = mid(e); return [e.id, (x - ox) / q, (y - oy) / q]; }); }"""
 
 
 def sized(chromium, size: str):
