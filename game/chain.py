@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-WIDTH = 40  # quarter-tiles across the felt: ten tiles end to end
+WIDTH = 32  # quarter-tiles across the felt: eight tiles end to end (a 360-px phone draws them 40 px long)
 MARGIN = 2  # kept free at each edge for the tile that turns the corner
-TOP, BOTTOM = -13, 15  # the rows a line of 28 tiles can reach (half-open: TOP <= y < BOTTOM)
+TOP, BOTTOM = -14, 16  # the rows a line of 28 tiles and its open ends reach (half-open: TOP <= y < BOTTOM)
 CENTRE = WIDTH // 2
 
 

@@ -231,6 +231,20 @@
     if (!t.checked) t.click();
     e.preventDefault();
   });
+  // -- panels (details.panel): Escape closes the open one and gives its button the focus back;
+  // a tap or click outside it closes it too, as a menu does. Only one is open at a time (its name).
+  function openPanel() { return document.querySelector("details.panel[open]"); }
+  document.addEventListener("keydown", function (e) {
+    var panel = e.key === "Escape" && openPanel();
+    if (!panel) return;
+    panel.open = false;
+    panel.querySelector("summary").focus();
+    e.preventDefault();
+  });
+  document.addEventListener("click", function (e) {
+    var panel = openPanel();
+    if (panel && !panel.contains(e.target)) panel.open = false;
+  });
   function showShortcuts() {
     var box = document.getElementById("shortcuts-on");
     if (box) box.checked = shortcutsOn();

@@ -17,13 +17,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the helpers import one another as `helpers`, as the suite does
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app import create_app  # noqa: E402
-from tests.helpers import LiveServer  # noqa: E402
-from tests.helpers.chromium import launch_chromium  # noqa: E402
-from tests.helpers.players import Player, Stats, play_one_move, seat_players  # noqa: E402
+from helpers import LiveServer  # noqa: E402
+from helpers.chromium import launch_chromium  # noqa: E402
+from helpers.players import Player, Stats, play_one_move, seat_players  # noqa: E402
 
 SEED = 4  # after MOVES moves of this deal: Carl to play, two of his four tiles fit,
 MOVES = 14  # and Ana's and Bea's passes are on record (T7)

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers.page_probes import LATE_REPORT_SECONDS, watched
+from helpers.panels import open_panel
 from helpers.players import BLOCK_SEED, Player, Stats, play_one_move, pump_until, seat_players, seeded
 from web.guard.security import CSP
 
@@ -31,6 +32,7 @@ def test_a_game_under_the_strict_policy_reports_no_violation(open_page, make_ser
         if play_one_move(players, stats) is None:
             break
     assert stats.placed >= 3, stats
+    open_panel(players[0].page)  # the table's link is in the menu during play
     players[0].press(players[0].page.get_by_role("button", name="Copy link"))  # fichas.js at work
     expect(players[0].page.get_by_role("button", name="Copied!")).to_be_visible()
 

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers.pages import live_table
+from helpers.panels import open_panel
 from helpers.players import Player, private_link, two_at_block
 
 pytestmark = pytest.mark.browser
@@ -57,6 +58,7 @@ def test_switching_language_on_ones_own_turn_keeps_the_socket_and_the_whole_turn
     deadline = table.clock.deadline
     opened = []
     page.on("websocket", lambda socket: opened.append(socket.url))
+    open_panel(page)  # the languages are in the table's menu
     page.locator(".langs a[hreflang=da]").click()
     expect(page.locator("html")).to_have_attribute("lang", "da")
     expect(page.locator("#prompt")).to_contain_text("Din tur")
@@ -93,6 +95,7 @@ def test_a_name_typed_before_switching_language_is_kept(open_page, make_server):
     friend = open_page()
     friend.goto(link)
     friend.locator("#me form.join input[name=name]").fill("Bea")
+    open_panel(friend)
     friend.locator(".langs a[hreflang=es]").click()
     expect(friend.locator("html")).to_have_attribute("lang", "es")
     expect(friend.locator("#me form.join button")).to_contain_text("Sentarse")

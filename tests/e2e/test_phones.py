@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from helpers.chromium import TIMEOUT_MS, close_within
 from helpers.page_probes import speak
+from helpers.panels import open_panel
 from helpers.players import BLOCK_SEED, ENDS_IN_SIGHT, Player, Stats, play_one_move, seat_players, seeded
 
 pytestmark = pytest.mark.browser
@@ -20,7 +21,8 @@ pytestmark = pytest.mark.browser
 PHONES = {"360x640": (360, 640), "390x844": (390, 844)}  # width, height
 TAP_PX = 40  # a finger's tap target, at the least (Material asks 48 dp, Apple 44 pt)
 LINK_PX = 112  # the link field: some fourteen characters, the start of the address (the site)
-CONTROLS = "#share-link, .share .copy, #sound, .langs a"
+HEADER = "#share-link, .share-waiting .copy, #menu > summary"  # while seats are free
+MENU = "#menu-share-link, #menu .copy, #sound, #menu .langs a"  # the table's menu, open
 BOXES = """sel => [...document.querySelectorAll(sel)].map(e => { const r = e.getBoundingClientRect();
   return {name: e.id || e.className || e.textContent, x: r.x, y: r.y, w: r.width, h: r.height}; })"""
 
@@ -62,34 +64,37 @@ def test_a_hosts_header_on_a_phone_covers_nothing_and_every_control_can_be_tappe
     link = host.create(server.url, "block", 2, 100)
     speak(host.page, link, lang)
     page = host.page
-    expect(page.locator("#sound")).to_be_visible()
-    boxes = page.evaluate(BOXES, CONTROLS)
-    assert len(boxes) == 6, boxes  # the link, Copy, Sound and three languages
     width = PHONES[size][0]
-    for b in boxes:
-        assert b["x"] >= 0 and b["x"] + b["w"] <= width, ("off the screen", b)
-        assert b["h"] >= TAP_PX, ("too small to tap", b)
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            assert not overlap(a, b), ("one over another", a, b)
-    assert boxes[0]["w"] >= LINK_PX, ("the link is too narrow to read", boxes[0])
-    copy = page.locator(".share .copy")  # the button's words fit in it, none cut off
-    assert copy.evaluate("e => e.scrollWidth <= e.clientWidth"), copy.inner_text()
+    for controls, count in ((HEADER, 3), (MENU, 6)):  # the link, Copy, Menu; then what the menu holds
+        if controls == MENU:
+            open_panel(page)
+        boxes = page.evaluate(BOXES, controls)
+        assert len(boxes) == count, boxes
+        for b in boxes:
+            assert b["x"] >= 0 and b["x"] + b["w"] <= width, ("off the screen", b)
+            assert b["h"] >= TAP_PX, ("too small to tap", b)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not overlap(a, b), ("one over another", a, b)
+        assert boxes[0]["w"] >= LINK_PX, ("the link is too narrow to read", boxes[0])
+    for copy in (page.locator(".share-waiting .copy"), page.locator("#menu .copy")):  # words fit, none cut
+        assert copy.evaluate("e => e.scrollWidth <= e.clientWidth"), copy.inner_text()
 
 
-def test_a_phone_held_sideways_pins_the_panel_only_on_its_players_turn(phones, make_server):
-    """640x360: the panel of a seat waiting for its turn scrolls with the page (pinned, it hid three
-    quarters of the screen); the seat to play keeps its hand in reach at the bottom."""
+def test_a_phone_held_sideways_shows_the_table_and_the_hand_on_one_screen(phones, make_server):
+    """640x360: the hand panel, pinned over the page, hid three quarters of the screen (issue 42: one
+    screen). Now nothing scrolls, and the panel and the felt share the screen without covering each other."""
     server = make_server()
     players = phones(640, 360, ("Ana", "Bea"))
     link = players[0].create(server.url, "block", 2, 100)
     players[1].join(link)
     for player in players:
         player.wait_version(2)
-    turn = players[0].turn()
-    for seat, player in enumerate(players):
-        position = player.page.locator("#me").evaluate("e => getComputedStyle(e).position")
-        assert position == ("sticky" if seat == turn else "static"), (seat, turn, position)
+        page = player.page
+        assert page.evaluate("document.scrollingElement.scrollHeight") <= 360
+        me, felt = (page.evaluate(BOXES, sel)[0] for sel in ("#me", "#table .felt"))
+        assert me["y"] >= 0 and me["y"] + me["h"] <= 360, me
+        assert not overlap(me, felt), (me, felt)
 
 
 # Each seat's name, and whether it is cut (an ellipsis) or a badge of it breaks inside a word.

@@ -13,6 +13,7 @@ import time
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from helpers.panels import open_panel
 from helpers.players import BLOCK_SEED, Player, Stats, seeded, sit_down, wait_first_push
 
 pytestmark = pytest.mark.browser
@@ -404,6 +405,7 @@ def test_a_missing_name_is_refused_in_the_page_s_language_and_said(open_page, ma
     link = Player(open_page(), "Ana").create(server.url, "block", 2, 100)
     friend = open_page()
     friend.goto(link)
+    open_panel(friend)  # the languages are in the table's menu
     friend.get_by_role("link", name="ES").click()  # Español: in place, once its answer is in
     expect(friend.locator("html")).to_have_attribute("lang", "es")
     friend.locator("#me form.join button").click()

@@ -63,7 +63,7 @@ def test_a_page_kept_up_by_small_pushes_reads_as_a_page_opened_afresh(open_page,
         wait_first_push(tab.page)
         assert table_text(tab.page) == table_text(player.page)
         assert tab.line() == player.line() and tab.hand() == player.hand()
-        assert tab.page.locator("#unseen").inner_text() == player.page.locator("#unseen").inner_text()
+        assert tab.page.locator("#unseen").text_content() == player.page.locator("#unseen").text_content()
         tab.page.close()
 
 

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers.chromium import close_within
+from helpers.panels import open_panel
 from helpers.players import (
     BLOCK_SEED,
     DRAW_SEED,
@@ -40,12 +41,15 @@ UNSEEN = """() => [...Array(7).keys()].map(n => {
     .filter(e => e.dataset.tile.split("-").includes(String(n))).length;
   const cell = document.querySelector(`#unseen .unseen-counts > div:nth-child(${n + 1}) dd`);
   return Number(cell.textContent) - (7 - shown); })"""
-# Each tile's box relative to the line's, once the placing animation is over.
+# Each tile's centre relative to the opening tile's, in quarter-tiles (the line's box on the stamp, fw, over
+# #line's width), once the animations are over: the line zooms out as it grows (issue 42), so places are
+# compared in its own units. Centres: a tile's margin and border do not scale exactly with it.
 BOXES = """els => { document.getAnimations().forEach(a => a.finish());
-  const line = document.getElementById("line").getBoundingClientRect();
-  return els.map(e => { const r = e.getBoundingClientRect();
-    const round = v => typeof v === "number" ? Math.round(v * 10) / 10 : v;
-    return [e.id, r.x - line.x, r.y - line.y, r.width, r.height].map(round); }); }"""
+  const q = document.getElementById("line").getBoundingClientRect().width
+    / Number(document.getElementById("version").className.match(/fw(\\d+)/)[1]);
+  const mid = e => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
+  const [ox, oy] = mid(document.getElementById("t-o"));
+  return els.map(e => { const [x, y] = mid(e); return [e.id, (x - ox) / q, (y - oy) / q]; }); }"""
 
 
 def sized(chromium, size: str):
@@ -173,10 +177,11 @@ def test_a_round_seen_round_the_table_chain_last_tile_title_and_result(people, m
             expect(player.page.locator("#line .domino.last")).to_have_count(1)
             if not players[0].round_over():  # 6. each number's tiles not yet seen, kept current
                 assert player.page.evaluate(UNSEEN) == [0] * 7, (player.name, stats.moves)
-        # 2. A tile once placed never moves: the same id, the same place in the line.
+        # 2. A tile once placed never moves: the same id, the same place in the line (in its own units).
         now = line_boxes(players[0].page)
         for key, place in seen.items():
-            assert now[key] == place, (key, place, now[key], stats.moves)
+            moved = [abs(a - b) for a, b in zip(now[key], place, strict=True)]
+            assert max(moved) < 0.05, (key, place, now[key])
         seen = now
     assert players[0].round_over() and len(seen) >= 20, stats.moves
 
@@ -253,7 +258,7 @@ def test_the_headers_link_invites_friends_while_seats_are_free_and_then_names_th
     A spectator is told so at the top of the page."""
     host, guest, visitor = people("1280x800", 3)
     link = host.create(make_server().url, "block", 2, 100)
-    label = host.page.locator(".share label")
+    label = host.page.locator(".share-waiting label")  # in the header while seats are free
     expect(label).to_have_text("Invite friends with this link", use_inner_text=True)
     visitor.page.goto(link)  # come to take a seat, not to watch: not told "Watching"
     expect(visitor.page.locator("#me form.join")).to_be_visible()
@@ -261,7 +266,10 @@ def test_the_headers_link_invites_friends_while_seats_are_free_and_then_names_th
     guest.join(link)
     for player in (host, guest):
         player.wait_version(2)
-        expect(player.page.locator(".share label")).to_have_text("This table's link", use_inner_text=True)
+        expect(player.page.locator(".share-waiting")).to_be_hidden()  # in play: the link is in the menu
+        open_panel(player.page)
+        label = player.page.locator("#menu .share label")
+        expect(label).to_have_text("This table's link", use_inner_text=True)
         expect(player.page.locator(".watching")).to_have_count(0)
     # Too late for a seat: told at the top, in sight on a phone (its own words are at the page's foot).
     visitor.wait_version(2)
@@ -332,7 +340,7 @@ def test_copy_link_copies_the_link_or_says_plainly_that_it_did_not(people, make_
     page = host.page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     link = host.create(server.url, "block", 2, 100)
-    copy = page.locator(".share button.copy")
+    copy = page.locator(".share-waiting button.copy")  # the header's, while seats are free
     host.press(copy)
     expect(copy).to_have_text("Copied!")
     assert page.evaluate("navigator.clipboard.readText()") == link
@@ -385,22 +393,24 @@ def test_the_smaller_points_of_issue_10(people, make_server, chromium):
         player.wait_version(2)
         assert player.page.evaluate("document.documentElement.scrollWidth") <= 360
         expect(player.page.locator("#table")).not_to_contain_text("(T7)")
-    # "Copied!" for a moment, then the button offers to copy again.
-    copy = host.page.locator("button.copy")
+    # "Copied!" for a moment, then the button offers to copy again (in the menu during play).
+    open_panel(host.page)
+    copy = host.page.locator("#menu button.copy")
     copy.tap()
     expect(copy).to_have_text("Copied!")
     expect(copy).to_have_text("Copy link", timeout=4000)
     # A spectator is not asked to invite friends to play.
     watcher = people("360x640", 1)[0].page
     watcher.goto(link)
-    expect(watcher.locator(".share label")).to_have_text("This table's link")
+    expect(watcher.locator("#menu .share label")).to_have_text("This table's link")
     assert "(T7)" not in watcher.content()
     # Revealed hands come later; sound is off until turned on, and the choice is remembered.
-    sound = host.page.locator("#sound")
+    sound = host.page.locator("#sound")  # in the menu, open
     expect(sound).to_have_attribute("aria-pressed", "false")
     sound.tap()
     expect(sound).to_have_attribute("aria-pressed", "true")
     host.page.reload()
+    open_panel(host.page)
     expect(host.page.locator("#sound")).to_have_attribute("aria-pressed", "true")
     expect(host.page.locator("#sound")).to_have_text("Sound on")
 

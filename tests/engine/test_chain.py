@@ -12,10 +12,11 @@ from game.rules import Round
 from game.simulate import random_move
 from game.variants import VARIANTS, get_variant
 
-# The felt's width in CSS pixels at 360 and 1280 px wide screens (static/fichas.css: .chain);
-# the browser suite measures the same on the real page (tests/e2e/test_table_layout.py).
-FELT_PX = {"phone 360": 300, "desktop 1280": 480}
-MIN_TILE_PX = {"phone 360": 28, "desktop 1280": 44}  # issue 10: a tile's long side at least
+# The felt's free width in CSS pixels on a 360x640 phone and a 1280x800 desktop (static/fichas.css: .fit),
+# where a line as wide as the grid is drawn; the browser suite measures the real page at every moment
+# (tests/e2e/test_one_screen.py).
+FELT_PX = {"phone 360": 344, "desktop 1280": 838}
+MIN_TILE_PX = {"phone 360": 40, "desktop 1280": 72}  # issue 42: a tile's long side at least
 
 
 def layout(line: list, left: int, across: bool) -> list[Spot]:
@@ -107,10 +108,10 @@ def test_d4_doubles_lie_across_in_block_and_draw_and_p5_in_line_in_partnership()
     assert [(s.cross, s.vertical) for s in crossed] == [(False, False), (True, True), (False, False),
                                                        (True, True), (False, False)]
     assert [s.y for s in crossed] == [0, -1, 0, -1, 0]  # across: centred on the row
-    assert [s.x for s in crossed] == [12, 16, 18, 22, 24]  # a double takes half a tile's length
+    assert [s.x for s in crossed] == [8, 12, 14, 18, 20]  # a double takes half a tile's length
     inline = layout(line, 2, across=False)
     assert not any(s.cross or s.vertical for s in inline)
-    assert [s.x for s in inline] == [10, 14, 18, 22, 26]
+    assert [s.x for s in inline] == [6, 10, 14, 18, 22]
     opener = layout([(5, 5)], 0, across=True)[0]
     assert (opener.cross, opener.vertical, opener.key) == (True, True, "o")
 
@@ -118,10 +119,10 @@ def test_d4_doubles_lie_across_in_block_and_draw_and_p5_in_line_in_partnership()
 def test_the_chain_turns_down_on_the_right_and_up_on_the_left_reading_in_line_order():
     line, _ = one_sided(9, False)
     spots = layout(line, 0, False)
-    assert [s.y for s in spots[:5]] == [0] * 5 and spots[5].vertical and spots[5].x + 2 == WIDTH
-    assert spots[6].y == 4 and spots[6].flip and not spots[4].flip  # the row below runs leftwards
+    assert [s.y for s in spots[:4]] == [0] * 4 and spots[4].vertical and spots[4].x + 2 == WIDTH
+    assert spots[5].y == 4 and spots[5].flip and not spots[3].flip  # the row below runs leftwards
     left = layout(line[::-1], 8, False)
-    assert left[3].vertical and left[3].x == 0 and left[2].y == -4 and left[2].flip
+    assert left[4].vertical and left[4].x == 0 and left[3].y == -4 and left[3].flip
     assert [s.key for s in left] == ["l8", "l7", "l6", "l5", "l4", "l3", "l2", "l1", "o"]
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Locator, Page, expect
 
+from helpers.panels import open_panel
+
 AUTO_NOTE = "(played by the table: time ran out)"
 # A tile written "a-b" anywhere in a page's markup (not inside a longer word or number).
 TILE_TEXT = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")
@@ -34,6 +36,7 @@ class Player:
     name: str
     seat: int | None = None
     phone: bool = False  # taps (touch events) instead of mouse clicks
+    picked: Callable[[Player], None] | None = None  # run once a tile that fits both ends is picked
 
     # -- what the page shows ---------------------------------------------------
 
@@ -89,7 +92,8 @@ class Player:
         return hands
 
     def log(self) -> list[str]:
-        return [t.strip() for t in self.page.locator("#table ol.log li").all_inner_texts()]
+        # The log is in a panel (Moves) that may be closed: its text, not its rendering.
+        return [" ".join(t.split()) for t in self.page.locator("#table ol.log li").all_text_contents()]
 
     # -- waiting ---------------------------------------------------------------
 
@@ -142,19 +146,23 @@ class Player:
         return seat
 
     def move(self, stats: Stats) -> str:
-        """Make this player's move by clicking; returns what was done."""
+        """Make this player's move by clicking; returns what was done. It goes by what the page marks
+        (classes, data-action, the prompt's data-mine on one's turn), not by its words: any language."""
         me = self.page.locator("#me")
-        expect(me.locator(".prompt")).to_contain_text("Your turn")
+        expect(me.locator("#prompt[data-mine]")).to_have_count(1)
         both = me.locator("label.tile-btn.fits")
         single = me.locator("button.tile-btn.fits")
-        draw = me.get_by_role("button", name="Draw a tile")
-        pass_ = me.get_by_role("button", name="Pass")
+        draw = me.locator("#actions [data-action=draw]")
+        pass_ = me.locator("#actions [data-action=pass]")
         if both.count() or single.count():  # T6, D3: no passing or drawing while a tile fits
             expect(draw).to_have_count(0)
             expect(pass_).to_have_count(0)
         if both.count():  # fits both ends: pick the tile, then an end (alternating the two ways)
             tile = tile_key(both.first.get_attribute("data-tile"))
             self.press(both.first)
+            if self.picked:  # a look at the page with the end still to choose (tests/e2e/test_one_screen.py)
+                expect(me.locator("#choose-end")).to_be_visible()
+                self.picked(self)
             stats.both_ends += 1
             end = "left" if stats.both_ends % 2 else "right"
             if stats.both_ends % 3:
@@ -276,6 +284,7 @@ def two_at_block(open_page, make_server) -> tuple[object, list[Player], str]:
 def private_link(player: Player) -> str:
     """What a player sees when they open their private link (copyable)."""
     page = player.page
+    open_panel(page)  # the private link is in the table's menu
     page.locator("#seat-link summary").click()
     page.get_by_role("button", name="Show my link").click()
     field = page.locator("#seat-link-input")

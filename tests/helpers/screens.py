@@ -34,7 +34,9 @@ def screens(app, lang: str) -> dict[str, str]:
     shown["home"] = guest.get("/").get_data(as_text=True)
     bad = {"name": "", "variant": "block", "seats": "5", "target": "75", "csrf_token": guest.csrf}
     shown["home with errors"] = guest.client.post("/tables", data=bad).get_data(as_text=True)
-    shown["rules"] = guest.get("/rules").get_data(as_text=True)
+    shown["rules"] = guest.get("/rules").get_data(as_text=True)  # with how to play the default game
+    shown["rules, Block"] = guest.get("/rules?game=block").get_data(as_text=True)
+    shown["rules, Draw"] = guest.get("/rules?game=draw").get_data(as_text=True)
     shown["not found"] = guest.get("/t/nowhere").get_data(as_text=True)
 
     host = browser(app, lang)

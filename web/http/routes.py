@@ -42,6 +42,7 @@ from web.guard.security import (
     share_url,
     urls_available,
 )
+from web.http.howto import how_to
 from web.parts import fichas
 from web.push.own_part import Mine
 from web.push.publish import asked_as, flash_answer, name_field, render_partials, render_table, table_context
@@ -119,12 +120,14 @@ def home():
 
 @bp.get("/rules")
 def rules():
-    """The rules page, with the times this server is set to (the spec's are 45, 5, 30, 15, 3 and 60 s)."""
+    """The rules page: how to play one game (`?game=`, the default game when none or unknown) above
+    the full rules, with the times this server is set to (the spec's are 45, 5, 30, 15, 3 and 60 s)."""
     config = current_app.config
     times = {name: in_seconds(config[key]) for name, key in (
         ("turn", "TURN_SECONDS"), ("offline", "OFFLINE_SECONDS"), ("pause", "PAUSE_SECONDS"),
         ("grace", "GRACE_SECONDS"), ("settle", "SETTLE_SECONDS"), ("host_wait", "HOST_AWAY_SECONDS"))}
-    return render_template("rules.html", times=times)
+    variant = VARIANTS.get(request.args.get("game", ""), VARIANTS[DEFAULT_VARIANT])
+    return render_template("rules.html", times=times, howto=how_to(variant), games=list(VARIANTS))
 
 
 def in_seconds(seconds: float) -> str:

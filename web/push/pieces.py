@@ -252,14 +252,17 @@ def stamp(context: dict, last: str) -> str:
     `seq` numbers the push. A push of changed pieces starts with its stamp and follows push seq - 1:
     a page that did not get that one asks for the whole table (static/fichas.js, which also copies
     these numbers onto #table, marks whose turn it is and the latest tile, and runs the clock of
-    the seat to play from `data-clock-ms`, the time it has left). Numbers only, no words: written
-    here, not by a template, as every push sends one (markup, as a str: see rendering.framed).
+    the seat to play from `data-clock-ms`, the time it has left). Its classes are the line's box on
+    the felt (LaidLine.fit), from which static/fichas.css draws the line as large as the felt allows.
+    Numbers only, no words: written here, not by a template, as every push sends one (markup, as a
+    str: see rendering.framed).
     """
     rnd, left = context["rnd"], context["remaining_ms"]
     if rnd is None:
         number = moves = 0
-        turn = optional = ""
+        turn = optional = fit = ""
     else:
+        fit = f' class="{context["laid"].fit[1:]}"' if context["laid"].fit else ""  # the line's box
         number, moves, turn = rnd["number"], rnd["moves"], rnd["turn"]
         turn = "" if turn is None else turn
         # The clock of the seat to play, the latest tile placed, and whether it was the latest move.
@@ -268,9 +271,10 @@ def stamp(context: dict, last: str) -> str:
             optional += f' data-last="{last}"'
         if rnd["fresh"]:
             optional += ' data-fresh="1"'
+    # Its first attributes in this order: outside tools read `id="version" name="version" value="N"`.
     return (f'<input type="hidden" id="version" name="version" value="{context["table"]["version"]}"'
             f' data-round="{number}" data-moves="{moves}" data-phase="{context["phase"]}" data-turn="{turn}"'
-            f'{optional} data-seq="{context["seq"]}">')
+            f'{optional} data-seq="{context["seq"]}"{fit}>')
 
 
 TARGETS_GONE = ('<button id="end-left" hx-swap-oob="delete"></button>'

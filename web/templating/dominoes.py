@@ -91,6 +91,8 @@ class LaidLine:
         self.round: tuple | None = None  # the round it lays out: (match, number)
         self.tiles: list[tuple[str, str, str]] = []  # each tile's id and html around its marks (`placed`)
         self.ends = ("", "")  # the classes of the spots of its two open ends
+        self.box = (0, 0, 0, 0)  # the tiles' and open ends' box in quarter-tiles: left, top, right, bottom
+        self.fit = ""  # that box as the stamp's classes (static/fichas.css scales the line to fit the felt)
 
     def laid(self, pairs: list, left: int, cross: bool,
              round_key: tuple) -> tuple[list[tuple[str, str, str]], tuple[str, str]]:
@@ -119,6 +121,7 @@ class LaidLine:
             growing = self.growing = Growing(cross)
             self.tiles = []
             grown = growing.grow(line, left)
+            self.box, self.fit = None, ""
         before, after = grown
         first, last = line[:len(before)], line[len(line) - len(after):]
         # In place: the list lives on from push to push (a new one would pass the collector's young pass).
@@ -126,12 +129,25 @@ class LaidLine:
         self.tiles += [placed(int(a), int(b), spot) for (a, b), spot in zip(last, after, strict=True)]
         if not growing.line:
             self.ends = ("", "")
-        elif not laid_out:
-            self.ends = (spot_classes(growing.left_end()), spot_classes(growing.right_end()))
-        elif before or after:  # only an end whose arm grew moves: a move grows one
-            self.ends = (spot_classes(growing.left_end()) if before else self.ends[0],
-                         spot_classes(growing.right_end()) if after else self.ends[1])
+        elif not laid_out or before or after:  # only an end whose arm grew moves: a move grows one
+            left_end = growing.left_end() if before or not laid_out else None
+            right_end = growing.right_end() if after or not laid_out else None
+            self.ends = (spot_classes(left_end) if left_end else self.ends[0],
+                         spot_classes(right_end) if right_end else self.ends[1])
+            self.widen([*before, *after, *(end for end in (left_end, right_end) if end)])
         return self.tiles, self.ends
+
+    def widen(self, spots: list[Spot]) -> None:
+        """Grow the line's box to hold `spots`, and say it as the stamp's classes (fx, fy, fw, fh).
+
+        Placed tiles never move (game/chain.py): the box only grows, so the line zooms out as it grows.
+        """
+        left, top, right, bottom = self.box or (spots[0].x, spots[0].y, spots[0].x, spots[0].y)
+        for spot in spots:
+            left, top = min(left, spot.x), min(top, spot.y)
+            right, bottom = max(right, spot.x + spot.width), max(bottom, spot.y + spot.height)
+        self.box = left, top, right, bottom
+        self.fit = f" fx{left} fy{top} fw{right - left} fh{bottom - top}"
 
 
 def texts(pairs) -> tuple[str, ...]:

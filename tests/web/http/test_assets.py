@@ -14,9 +14,9 @@ from helpers import open_table
 ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM_ACCEPTS = "gzip, deflate, br, zstd"  # what Chromium sends
 ASSET = re.compile(r'<(?:link|script)\b[^>]*?(?:href|src)="(/static/[^"]+)"')
-PAGE_BUDGET = 40_400  # bytes for a cold table page: HTML, CSS, JS and icon, compressed: 40,033 in session
-# 38 (38,142 before: a lost network said and its taps refused, a page back from stopped scripts catching
-# up, the private link offered), measured (with the table's random id) at the commit that set it.
+PAGE_BUDGET = 43_000  # bytes for a cold table page: HTML, CSS, JS and icon, compressed: 42,391 in session
+# 52 (39,737 before: issue 42's one-screen table, its panels, the line drawn to fit; 45 KB allowed),
+# measured (with the table's random id) at the commit that set it.
 # `git log -p` on this line tells what each raise paid for.
 
 

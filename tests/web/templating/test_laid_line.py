@@ -6,10 +6,21 @@ import random
 
 import pytest
 
+from game.chain import chain
 from game.match import Match
 from game.simulate import random_match_move
 from game.variants import VARIANTS
 from web.templating.dominoes import LaidLine
+
+
+def check_box(laid: LaidLine, line: list, left: int, across: bool) -> None:
+    """The box the stamp gives the page (fx fy fw fh) holds every tile and both open ends, no more."""
+    spots, ends = chain(line, left, across)
+    every = [*spots, *ends]
+    box = (min(s.x for s in every), min(s.y for s in every),
+           max(s.x + s.width for s in every), max(s.y + s.height for s in every))
+    assert laid.box == box
+    assert laid.fit == f" fx{box[0]} fy{box[1]} fw{box[2] - box[0]} fh{box[3] - box[1]}"
 
 
 def sides(rnd) -> tuple[list, int]:
@@ -31,7 +42,11 @@ def test_a_line_kept_through_whole_matches_equals_one_laid_afresh(app, variant):
             while True:
                 line, left = sides(rnd)
                 tiles, ends = kept.laid(line, left, across, (1, rnd.number))
-                assert (tiles, ends) == LaidLine().laid(line, left, across, (1, rnd.number))
+                fresh = LaidLine()
+                assert (tiles, ends) == fresh.laid(line, left, across, (1, rnd.number))
+                assert kept.fit == fresh.fit  # the line's box on the stamp (issue 42), kept or afresh
+                if line:
+                    check_box(kept, line, left, across)
                 if rnd.over:
                     break
                 random_match_move(match, rng)
