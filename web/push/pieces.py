@@ -262,7 +262,7 @@ def stamp(context: dict, last: str) -> str:
         number = moves = 0
         turn = optional = fit = ""
     else:
-        fit = f' class="{context["laid"].fit[1:]}"' if context["laid"].fit else ""  # the line's box
+        fit = f' class="{context["laid"].fit}"' if context["laid"].fit else ""  # the line's box
         number, moves, turn = rnd["number"], rnd["moves"], rnd["turn"]
         turn = "" if turn is None else turn
         # The clock of the seat to play, the latest tile placed, and whether it was the latest move.

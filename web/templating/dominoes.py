@@ -91,7 +91,7 @@ class LaidLine:
         self.round: tuple | None = None  # the round it lays out: (match, number)
         self.tiles: list[tuple[str, str, str]] = []  # each tile's id and html around its marks (`placed`)
         self.ends = ("", "")  # the classes of the spots of its two open ends
-        self.box = (0, 0, 0, 0)  # the tiles' and open ends' box in quarter-tiles: left, top, right, bottom
+        self.box: tuple[int, int, int, int] | None = None  # tiles' and ends' box: left, top, right, bottom
         self.fit = ""  # that box as the stamp's classes (static/fichas.css scales the line to fit the felt)
 
     def laid(self, pairs: list, left: int, cross: bool,
@@ -147,7 +147,7 @@ class LaidLine:
             left, top = min(left, spot.x), min(top, spot.y)
             right, bottom = max(right, spot.x + spot.width), max(bottom, spot.y + spot.height)
         self.box = left, top, right, bottom
-        self.fit = f" fx{left} fy{top} fw{right - left} fh{bottom - top}"
+        self.fit = f"fx{left} fy{top} fw{right - left} fh{bottom - top}"
 
 
 def texts(pairs) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ def check_box(laid: LaidLine, line: list, left: int, across: bool) -> None:
     box = (min(s.x for s in every), min(s.y for s in every),
            max(s.x + s.width for s in every), max(s.y + s.height for s in every))
     assert laid.box == box
-    assert laid.fit == f" fx{box[0]} fy{box[1]} fw{box[2] - box[0]} fh{box[3] - box[1]}"
+    assert laid.fit == f"fx{box[0]} fy{box[1]} fw{box[2] - box[0]} fh{box[3] - box[1]}"
 
 
 def sides(rnd) -> tuple[list, int]:
