@@ -23,6 +23,7 @@ from web.http.assets import init_assets
 from web.http.limits import init_limits
 from web.parts import Fichas
 from web.push.publish import publish
+from web.push.talk import heard, init_talk
 from web.serve import stop_promptly_on_term
 from web.templating.dominoes import init_rendering
 from web.templating.languages import init_i18n
@@ -103,6 +104,7 @@ def create_app(test_config: dict | None = None) -> Flask:
                                          "thread_class": NotStarted}
     init_i18n(app)  # before any template is compiled: they use gettext
     init_rendering(app)
+    init_talk(app)
     init_assets(app)
     # The language first: its hook runs before the guard's, so a refusal is said in the viewer's language.
     for blueprint in (languages.bp, routes.bp, seats.bp, endpoint.bp):  # language, pages, seats, socket
@@ -134,6 +136,7 @@ def start_live_parts(app: Flask) -> Fichas:
     tables.left = parts.left
     tables.schedule = parts.clock.schedule
     tables.gone = parts.table_removed
+    tables.heard = partial(heard, app, hub)  # a message said at a table (web/push/talk.py)
     tables.resume()
     parts.pinger.start()  # a connection silent for SILENCE_SECONDS is cut off (S4 then counts)
     if config["START_CLOCK"]:

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from game.record import load_match
 
 from .records import current_record, earlier_record, earlier_results
+from .said import said_from
 from .snapshot import Snapshot
 from .store import Store, TableGone
 from .table import Table
@@ -44,6 +45,8 @@ class Registry:
         # The server is stopping (SIGTERM): its pages going is no player leaving (S4 counts nothing).
         self.stopping = False
         self.gone: Callable[[Table], None] = lambda table: None  # a table purged while held: its pages told
+        # A message said at a table (live/talk.py): the web pushes it to the pages that may read it.
+        self.heard: Callable[[str, object], None] = lambda table_id, said: None
 
     # -- finding tables --------------------------------------------------------
 
@@ -144,8 +147,11 @@ class Registry:
             return None
         if self.store.seen([table_id], self.now()):  # held from now on: the purge leaves it alone
             return None  # ... unless it was purged in the instant between
-        table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"], self.timing)
+        table = Table(row["id"], row["variant"], row["seats"], row["target"], row["created_at"], self.timing,
+                      row["chat"])
         self._fill(table, row)
+        table.talk = tuple(said_from(said) for said in self.store.talk(table_id))
+        table.talk_seq = table.talk[-1].seq if table.talk else 0
         table.earlier = earlier_results(self.store, table)
         table.clock.restarted(len(table.players), self.started_at)
         table.active_at = self.now()

@@ -39,12 +39,15 @@ class Seating(Changes):
     # -- creating and joining --------------------------------------------------
 
     def create(self, host_name: str, variant: str = "partnership", seats: int = 4,
-               target: int = DEFAULT_TARGET, browser: str | None = None) -> tuple[Table, str]:
-        """Open a table; the host takes seat 0 (S1). Returns the table and the host's secret."""
-        check_settings(variant, seats, target)
+               target: int = DEFAULT_TARGET, browser: str | None = None,
+               chat: str | None = None) -> tuple[Table, str]:
+        """Open a table; the host takes seat 0 (S1). Returns the table and the host's secret.
+
+        `chat`: when the table may chat (live/table.py CHAT_RULES; None: the game's default)."""
+        check_settings(variant, seats, target, chat)
         token = secrets.token_urlsafe(16)  # its alphabet has no '.': the shard splits off unambiguously
         table_id = f"{self.shard}.{token}" if self.shard else token
-        table = Table(table_id, variant, seats, target, self.now(), self.timing)
+        table = Table(table_id, variant, seats, target, self.now(), self.timing, chat)
         with table.lock:  # the table and its host's seat are stored in one transaction
             secret = self._seat(table, host_name, browser, new_table=True)[1]
         with self._registry_lock:

@@ -11,9 +11,13 @@ from dataclasses import dataclass
 from game.match import Match
 from game.variants import Variant
 
-from .table import HANDOVER_PHASES, NAME_FIELD_MAX, Table
+from .said import PHRASES, REACTIONS, TEAM_PHRASES, TEXT_MAX, Said
+from .table import CHAT_RULES, HANDOVER_PHASES, NAME_FIELD_MAX, Table
 
-__all__ = ["NAME_FIELD_MAX", "Snapshot", "snapshot"]  # NAME_FIELD_MAX: the forms a push renders carry it
+# NAME_FIELD_MAX: the forms a push renders carry it; table talk's ids and limits and its messages (Said):
+# the talk panel offers them and a push shows them (web/push/talk.py).
+__all__ = ["CHAT_RULES", "NAME_FIELD_MAX", "PHRASES", "REACTIONS", "TEAM_PHRASES", "TEXT_MAX", "Said", "Snapshot",
+           "snapshot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +44,8 @@ class Snapshot:
     cut_to: int  # the seconds a turn was cut to, its seat having been away (S4); else 0
     host_away: bool  # the host is disconnected (S4)
     acting_host: int | None  # T13: the seat holding the host's choices, or None
+    chat: str  # when free chat is allowed (live/table.py CHAT_RULES)
+    talk: tuple  # the table's last messages (live/said.py Said), oldest first
     match: Match | None  # for game/views.py only, read while the table's lock is held
 
 
@@ -55,4 +61,4 @@ def snapshot(table: Table, now: float) -> Snapshot:
         asks=tuple((key, ask.name, ask.secret_hash) for key, ask in table.asks.items()),
         handover_open=table.phase in HANDOVER_PHASES, now=now, due=table.ends_at(now),
         turn_seconds=table.clock.timing.turn, cut_to=cut_to, host_away=table.away(0, now),
-        acting_host=table.acting_host(now), match=table.match)
+        acting_host=table.acting_host(now), chat=table.chat, talk=table.talk, match=table.match)

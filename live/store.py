@@ -111,6 +111,23 @@ SCHEMA = [
         at REAL NOT NULL
     ) WITHOUT ROWID;
     """,
+    # version 7: table talk (live/talk.py): the host's chat rule (NULL: the game's default) and each
+    # table's last messages
+    """
+    ALTER TABLE tables ADD COLUMN chat TEXT;
+    CREATE TABLE talk (
+        table_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        at REAL NOT NULL,
+        seat INTEGER,  -- NULL: a spectator
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        body TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        spectators INTEGER NOT NULL,  -- 1: said by a spectator during a round, for spectators only
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 
@@ -279,9 +296,9 @@ class Store:
             if new:
                 # Seen as it is made: the host's page is opening (the purge leaves it alone from now).
                 db.execute("INSERT INTO tables (id, variant, seats, target, created_at, version, match_no,"
-                           " turn_started, deadline, changed_at, seen_at) VALUES (:id, :variant, :seats,"
-                           " :target, :created_at, :version, :match_no, :turn_started, :deadline,"
-                           " :changed_at, :created_at)", table_row)
+                           " turn_started, deadline, changed_at, seen_at, chat) VALUES (:id, :variant,"
+                           " :seats, :target, :created_at, :version, :match_no, :turn_started, :deadline,"
+                           " :changed_at, :created_at, :chat)", {"chat": None, **table_row})
             elif not db.execute("UPDATE tables SET version=:version, match_no=:match_no,"
                                 " turn_started=:turn_started, deadline=:deadline,"
                                 " changed_at=COALESCE(:changed_at, changed_at) WHERE id=:id",
@@ -347,13 +364,24 @@ class Store:
             rows = db.execute(idle, cutoffs).fetchall()
             ids = [(row["id"],) for row in rows]
             if ids and not dry_run:
-                for name in ("round_events", "rounds", "matches", "actions", "seats", "tables"):
+                for name in ("round_events", "rounds", "matches", "actions", "talk", "seats", "tables"):
                     key = "id" if name == "tables" else "table_id"
                     db.executemany(f"DELETE FROM {name} WHERE {key} = ?", ids)
                 db.executemany("INSERT OR REPLACE INTO purged (id, at) VALUES (?, ?)",
                                [(table_id, now) for (table_id,) in ids])
         started = sum(row["started"] for row in rows)
         return {"finished": started, "never_started": len(rows) - started}
+
+    def say(self, row: dict, kept: int, chat: str | None = None) -> None:
+        """Keep a message of a table's talk (live/said.py Said.row), and only its table's last `kept`; with
+        `chat`, the host's new chat rule that the message says."""
+        with self.write() as db:
+            found = db.execute("UPDATE tables SET chat=COALESCE(?, chat) WHERE id=?", (chat, row["table_id"]))
+            if not found.rowcount:
+                raise TableGone(f"Table {row['table_id']} is no longer in the database.")
+            db.execute("INSERT INTO talk (table_id, seq, at, seat, name, kind, body, lang, spectators) VALUES"
+                       " (:table_id, :seq, :at, :seat, :name, :kind, :body, :lang, :spectators)", row)
+            db.execute("DELETE FROM talk WHERE table_id=? AND seq<=?", (row["table_id"], row["seq"] - kept))
 
     def mark_stopped(self, at: float) -> None:
         """A clean stop at `at` (seconds since the epoch): the next start moves the running clocks on by the
@@ -433,6 +461,13 @@ class Store:
         table["seat_rows"] = [dict(s) for s in seats]
         table["rounds"] = self.rounds(table_id, row["match_no"])
         return table
+
+    def talk(self, table_id: str) -> list[dict]:
+        """A table's kept messages, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM talk WHERE table_id=? ORDER BY seq",
+                                    (table_id,)).fetchall()
+        return [dict(row) for row in rows]
 
     def rounds(self, table_id: str, match_no: int) -> list[dict]:
         """The stored rounds of one match of a table, each with its events, in order."""

@@ -21,6 +21,7 @@ NAME_MAX = 24
 # inside an emoji as it is pasted.
 NAME_FIELD_MAX = 2 * NAME_MAX
 HANDOVER_PHASES = ("pause",)  # a seat changes hands between rounds only
+CHAT_RULES = ("always", "rounds", "off")  # the host's rule for free chat: any time, between rounds, never
 
 
 class TableFull(GameError):
@@ -77,7 +78,7 @@ class Table:
     """One table in memory; read or change it only while holding `lock`."""
 
     def __init__(self, table_id: str, variant: str, seats: int, target: int, created_at: float,
-                 timing: Timing | None = None):
+                 timing: Timing | None = None, chat: str | None = None):
         self.id = table_id
         self.variant = get_variant(variant)
         self.seats = seats
@@ -101,6 +102,11 @@ class Table:
         self.evicted = False  # left memory: whoever still holds this object must get it again
         self.asks: dict[str, Ask] = {}  # by an id shown to the host (never the secret); memory only
         self.earlier: list[dict] = []  # earlier matches' numbers and results (match_result)
+        # Table talk (live/talk.py): when free chat is allowed (the host's rule), the last messages (a tuple,
+        # replaced at each: snapshots share it) and the number of the latest.
+        self.chat = chat or default_chat(self.variant)
+        self.talk: tuple = ()
+        self.talk_seq = 0
 
     # -- derived state ---------------------------------------------------------
 
@@ -183,7 +189,8 @@ class Table:
         return {"id": self.id, "variant": self.variant.name, "seats": self.seats, "target": self.target,
                 "created_at": self.created_at, "version": self.version if version is None else version,
                 "match_no": self.match_no if match_no is None else match_no,
-                "turn_started": clock.turn_started, "deadline": clock.deadline, "changed_at": changed_at}
+                "turn_started": clock.turn_started, "deadline": clock.deadline, "changed_at": changed_at,
+                "chat": self.chat}
 
 
 def hash_secret(secret: str) -> str:
@@ -209,9 +216,20 @@ def clean_name(name) -> str:
         raise BadInput("Please give a name.", "no_name")
     if len(name) > NAME_MAX:
         raise BadInput(f"A name has at most {NAME_MAX} characters.", "name_long", max=NAME_MAX)
-    if any(unicodedata.category(c) in REFUSED_IN_NAMES and c not in JOINERS for c in FLAG_TAGS.sub("", name)):
+    if has_control(name):
         raise BadInput("A name cannot contain control characters.", "name_control")
     return name
+
+
+def has_control(text: str) -> bool:
+    """Whether `text` holds a character no name or message may (see REFUSED_IN_NAMES)."""
+    return any(unicodedata.category(c) in REFUSED_IN_NAMES and c not in JOINERS
+               for c in FLAG_TAGS.sub("", text))
+
+
+def default_chat(variant) -> str:
+    """The chat rule a table starts with: between rounds where partners could tell each other their tiles."""
+    return "rounds" if variant.teams else "always"
 
 
 def plain_number(value, digits: int = 9) -> int | None:
@@ -226,8 +244,10 @@ def plain_number(value, digits: int = 9) -> int | None:
     return None
 
 
-def check_settings(variant: str, seats: int, target: int) -> None:
-    """The host's choices (the rules page, T11), or BadInput."""
+def check_settings(variant: str, seats: int, target: int, chat: str | None = None) -> None:
+    """The host's choices (the rules page, T11; the chat rule, live/talk.py), or BadInput."""
     get_variant(variant).check_seats(seats)
     if target not in TARGETS:
         raise BadInput("The target is 50 to 500 points, in steps of 50.", "target")
+    if chat is not None and chat not in CHAT_RULES:
+        raise BadInput("Choose when the table may chat: always, between rounds, or never.", "chat_rule")

@@ -104,6 +104,8 @@
 
   // A passing word from static/fichas.js (the link copied, or not), in the page's words.
   document.addEventListener("fichas:say", function (e) { say("announcer", e.detail.text); });
+  // A refusal that is not a move's (static/talk.js), read out at once.
+  document.addEventListener("fichas:alert", function (e) { say("alerts", e.detail.text); });
 
   // -- focus through pushes -----------------------------------------------------------------
   var before = null; // what had focus as a push arrived

@@ -539,8 +539,14 @@
     if (described.length) select.setAttribute("aria-describedby", described.join(" "));
     else select.removeAttribute("aria-describedby");
   }
+  // "Table chat" follows the chosen game's default (Partnership: between rounds) until the host picks one.
+  var chatPicked = false;
   document.addEventListener("change", function (e) {
-    if (e.target.matches(".create input[name=variant]")) seatChoices();
+    if (e.target.matches(".create select[name=chat]")) chatPicked = true;
+    if (!e.target.matches(".create input[name=variant]")) return;
+    seatChoices();
+    var chat = document.querySelector(".create select[name=chat]");
+    if (chat && !chatPicked && e.target.dataset.defaultChat) chat.value = e.target.dataset.defaultChat;
   });
   // The create form's choices outlive a switch of language (a new page), for this tab only.
   var CREATE_FORM = "fichas:create";

@@ -40,6 +40,8 @@ class Fichas:
     # What the web layer keeps per table (its last push, its line as laid), by table id, while it is held.
     state: defaultdict[str, TableState] = field(default_factory=lambda: defaultdict(TableState))
     jobs: list = field(default_factory=list)  # started workers with stop(): eviction, checkpoints, GC
+    # Each seat's budget of messages (web/ws/talk.py), by table id, then seat, while the table is held.
+    talk_budgets: dict[str, dict] = field(default_factory=dict)
 
     def stopping(self) -> None:
         """The server is stopping (SIGTERM): the tables stay as they are and every page is told to come
@@ -61,6 +63,7 @@ class Fichas:
     def left(self, table_id: str) -> None:
         """A table left memory (idle, purged, removed): the web's state of it goes too."""
         self.state.pop(table_id, None)
+        self.talk_budgets.pop(table_id, None)
 
     def table_removed(self, table) -> None:
         """A table purged while this server held it: every page of it is told so, and stays."""

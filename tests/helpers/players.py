@@ -118,14 +118,16 @@ class Player:
             target.click()
 
     def create(self, base_url: str, variant: str = "partnership", seats: int = 4,
-               target: int = 100) -> str:
-        """Open a table from the home page; returns the link to share."""
+               target: int = 100, chat: str | None = None) -> str:
+        """Open a table from the home page (its chat rule `chat`: None, the game's); returns the link."""
         page = self.page
         page.goto(base_url + "/")
         page.get_by_label("Your name").fill(self.name)
         page.locator(f"input[name=variant][value={variant}]").check()
         page.locator("select[name=seats]").select_option(str(seats))
         page.locator("select[name=target]").select_option(str(target))
+        if chat is not None:
+            page.locator("select[name=chat]").select_option(chat)
         self.press(page.get_by_role("button", name="Open a table"))
         page.wait_for_url(re.compile(r"/t/[\w.-]+$"))  # a shard's ids have a dot
         self.seat = 0
@@ -201,9 +203,9 @@ class Stats:
 
 
 def seat_players(base_url: str, players: list[Player], variant: str = "partnership",
-                 target: int = 100) -> str:
+                 target: int = 100, chat: str | None = None) -> str:
     """The first player opens a table, the others join by its link in turn; returns the link."""
-    link = players[0].create(base_url, variant, len(players), target)
+    link = players[0].create(base_url, variant, len(players), target, chat)
     for player in players[1:]:
         player.join(link)
     assert [p.seat for p in players] == list(range(len(players)))

@@ -69,7 +69,31 @@ def screens(app, lang: str) -> dict[str, str]:
     speak(players, lang)
     play_until(app, url, players, rng, lambda t: t.match.round.must_draw(t.match.round.turn))
     shown["draw"] = players[live_table(app, url).match.round.turn].get(url).get_data(as_text=True)
+    shown["table talk"] = talk(app, lang)
     return shown
+
+
+TALK_REFUSALS = ("talk_seat", "talk_fast", "talk_empty", "talk_long", "talk_control", "talk_unknown",
+                 "talk_react", "chat_off", "chat_rounds", "rule_in_round", "host_chat", "chat_rule")
+
+
+def talk(app, lang: str) -> str:
+    """What table talk pushes (web/push/talk.py): every phrase, reaction and chat rule as a log and as each
+    message's push, a spectator's words during a round, and every refusal of the talk panel."""
+    from live.said import PHRASES, REACTIONS, Said
+    from live.table import CHAT_RULES
+    from web.push.talk import talk_log, talk_push
+    from web.templating.refusals import says
+
+    spoken = [*(("phrase", p) for p in PHRASES), *(("reaction", r) for r in REACTIONS),
+              *(("rule", r) for r in CHAT_RULES)]
+    said = [Said(n, 0.0, n % 4, NAMES[n % 4], kind, body, "en") for n, (kind, body) in enumerate(spoken, 1)]
+    said.append(Said(len(said) + 1, 0.0, None, "", "phrase", "hello", "en", spectators_only=True))
+    with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
+        app.preprocess_request()  # the language hook: refusals are worded in `lang`
+        pushed = "".join(talk_push(app, "screens", s, lang) for s in said)
+        refused = "".join(f"<p>{says(code, max=200)}</p>" for code in TALK_REFUSALS)
+        return talk_log(app, "screens", tuple(said), True, lang) + pushed + refused
 
 
 class Texts(HTMLParser):

@@ -155,6 +155,8 @@ def test_a_database_of_schema_1_is_upgraded_and_its_rounds_continue(make_app):
         db.execute("ALTER TABLE tables DROP COLUMN changed_at")
         db.execute("ALTER TABLE tables DROP COLUMN seen_at")
         db.execute("DROP TABLE purged")
+        db.execute("ALTER TABLE tables DROP COLUMN chat")
+        db.execute("DROP TABLE talk")
         db.execute("PRAGMA user_version = 1")
 
     again = make_app(SECRET_KEY="kept")

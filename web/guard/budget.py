@@ -1,4 +1,4 @@
-"""A token bucket: a rate a second after a burst of as many (a socket's messages, an address's handshakes)."""
+"""A token bucket: a rate a second after a burst (a socket's messages, an address's handshakes, talk)."""
 
 from __future__ import annotations
 
@@ -6,16 +6,17 @@ import time
 
 
 class Budget:
-    """A token bucket: `rate` a second, sustained, after a burst of as many."""
+    """A token bucket: `rate` a second, sustained, after a burst of `burst` (None: as many as `rate`)."""
 
-    def __init__(self, rate: float, clock=time.monotonic):
+    def __init__(self, rate: float, clock=time.monotonic, burst: float | None = None):
         self.rate, self.clock = rate, clock
-        self.tokens, self.refilled = rate, clock()
+        self.burst = rate if burst is None else burst
+        self.tokens, self.refilled = self.burst, clock()
 
     def spend(self) -> bool:
         """Take a token; False (and nothing taken) if the bucket is empty."""
         now = self.clock()
-        self.tokens = min(self.rate, self.tokens + (now - self.refilled) * self.rate)
+        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.rate)
         self.refilled = now
         if self.tokens < 1:
             return False
@@ -24,4 +25,4 @@ class Budget:
 
     def full(self) -> bool:
         """Whether it has refilled since it was last spent (its address has been quiet a while)."""
-        return self.tokens + (self.clock() - self.refilled) * self.rate >= self.rate
+        return self.tokens + (self.clock() - self.refilled) * self.rate >= self.burst

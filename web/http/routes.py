@@ -26,7 +26,7 @@ from game.match import DEFAULT_TARGET, TARGETS
 from game.variants import DEFAULT_VARIANT, VARIANTS
 from game.views import shown_name, variant_menu
 from live.store import TableGone
-from live.table import NAME_FIELD_MAX, Table, clean_name, plain_number
+from live.table import CHAT_RULES, NAME_FIELD_MAX, Table, clean_name, default_chat, plain_number
 from web.guard.security import (
     SEAT_COOKIE,
     browser_id,
@@ -114,7 +114,7 @@ def client_gone(error):
 @bp.get("/")
 def home():
     form = {"variant": DEFAULT_VARIANT, "seats": VARIANTS[DEFAULT_VARIANT].default_seats,
-            "target": DEFAULT_TARGET}
+            "target": DEFAULT_TARGET, "chat": default_chat(VARIANTS[DEFAULT_VARIANT])}
     return render_template("home.html", form=form, errors={}, **choices())
 
 
@@ -146,7 +146,7 @@ def create_table():
     if not errors:
         try:
             table, secret = fichas().tables.create(form["name"], form["variant"], form["seats"],
-                                                   form["target"], browser=browser_id())
+                                                   form["target"], browser=browser_id(), chat=form["chat"])
         except BadInput as error:
             errors["name"] = refusal(error)[0]
         else:
@@ -290,6 +290,7 @@ def refused(table: Table, error: GameError) -> Response:
 def choices() -> dict:
     """The host's options for the create form (rules T11, S1)."""
     return {"variants": variant_menu(), "seat_counts": seat_counts(), "targets": TARGETS,
+            "chat_rules": CHAT_RULES, "default_chat": lambda name: default_chat(VARIANTS[name]),
             "name_field_max": NAME_FIELD_MAX,
             # The turn as this server is set (45 s by default), said on the form in whole seconds.
             "turn_seconds": whole_seconds(current_app.config["TURN_SECONDS"])}
@@ -317,6 +318,10 @@ def read_create_form() -> tuple[dict, dict]:
             VARIANTS[form["variant"]].check_seats(form["seats"])
         except BadInput as error:
             errors["seats"] = refusal(error)[0]
+    if "chat" not in form:  # a script's form: the game's default
+        form["chat"] = default_chat(VARIANTS[form["variant"]]) if form.get("variant") in VARIANTS else None
+    elif form["chat"] not in CHAT_RULES:
+        errors["chat"] = says("chat_rule")
     name = form.get("name", "")
     form["name"] = name
     try:  # every field's message at once, the name's length and characters too

@@ -29,6 +29,7 @@ from game.views import (
 from live.snapshot import NAME_FIELD_MAX, Snapshot
 from web.push.own_part import Mine, me_key
 from web.push.pieces import Pieces, Pushed, TableState, decide, host_key, kept, moved_on, seat_facts, snapshot
+from web.push.talk import talk_log
 from web.templating.cache import Cache
 from web.templating.frames import rendered, with_globals
 from web.templating.languages import LANGUAGES, current_language, speaking
@@ -51,7 +52,7 @@ def context_of(table: Snapshot, state: TableState, seat: int | None, view: dict 
     # Templates get the table's public facts only, never the match (its round holds every hand).
     public = {"id": table.id, "version": table.version, "seats": table.seats, "target": table.target,
               "variant": variant_facts(table.variant, table.seats), "match_no": table.match_no,
-              "earlier": table.earlier}
+              "earlier": table.earlier, "chat": table.chat}
     return {"table": public, "base": f"/t/{table.id}", "view": view, "seat": seat, "phase": table.phase,
             "players": shown_names(table.players),
             # A seat shows as gone once it is disconnected (S4): not while a reload is back within the settle.
@@ -177,7 +178,10 @@ def whole_page(table: Snapshot, state: TableState, seat: int | None, oob: bool =
     unseen = unseen_part(current_app, seat, unseen_of(context["panel"]), lang)
     if oob and unseen:  # an HTTP answer's main part goes to #flash: #unseen goes to its place
         unseen = unseen.replace('<div id="unseen"', '<div id="unseen" hx-swap-oob="true"', 1)
-    return render_table(env, context) + unseen + Mine(env, context).whole(), context
+    talk = talk_log(current_app, table.id, table.talk, seat is None, lang)
+    if oob:
+        talk = talk.replace('<div id="talk-log"', '<div id="talk-log" hx-swap-oob="true"', 1)
+    return render_table(env, context) + unseen + talk + Mine(env, context).whole(), context
 
 
 def publish(app: Flask, hub: Hub, states: dict[str, TableState], table: Snapshot) -> None:
@@ -244,6 +248,7 @@ class Push:
         self.shared_in: dict[tuple[str, bool], str] = {}  # (language, whole) -> #table or its changed pieces
         self.mine: dict[tuple, list] = {}  # (seat, language) -> [key, panel, {#me shown: what to send}]
         self.counts: dict[int, tuple] = {}  # a waiting seat -> its unseen counts
+        self.talk_in: dict[tuple[bool, str], str] = {}  # (spectator, language) -> the talk log
 
     def message_for(self, connection) -> tuple[str, tuple, bytes | None, str | None]:
         """What this page is sent, and what it then shows: its #me's key, its counts, its waiting key."""
@@ -266,6 +271,8 @@ class Push:
             key, panel, _ = self.mine[seat, lang, asked]
             unseen = unseen_of(panel)
         message += self.unseen(connection, whole, unseen, lang)
+        if whole:  # a whole #table holds an empty #talk-log: this viewer's follows
+            message += self.talk(seat is None, lang)
         # #me: its pieces that changed since the page's last #me, or the whole #me where the page
         # has none of this frame (or missed a push: it gets the whole #table and #me).
         shown = connection.me_key if connection.seq == self.after else None
@@ -287,6 +294,14 @@ class Push:
                     shared = Pieces(env, context).delta(self.decision, self.tiles, self.spots)
             self.shared_in[lang, whole] = shared
         return shared
+
+    def talk(self, spectator: bool, lang: str) -> str:
+        """The talk log a player (or a spectator) reads, in `lang` (rendered once per push)."""
+        log = self.talk_in.get((spectator, lang))
+        if log is None:
+            log = talk_log(self.app, self.table.id, self.table.talk, spectator, lang)
+            self.talk_in[spectator, lang] = log
+        return log
 
     def unseen(self, connection, whole: bool, unseen: bytes | None, lang: str) -> str:
         """This page's #unseen, or its counts that changed (#table holds an empty #unseen: a whole

@@ -37,6 +37,7 @@ from web.push.publish import flash_alone, send_whole
 from web.templating.languages import LANGUAGES, speak_from_now, viewer_language
 from web.templating.refusals import refusal, says
 from web.ws.hub import Connection
+from web.ws.talk import TALK_ACTIONS, talk_action
 
 log = logging.getLogger(__name__)
 ACTIONS = ("play", "pass", "draw", "next_round")  # what a page may send over its websocket
@@ -311,7 +312,7 @@ def websocket(ws: simple_websocket.Server, table_id: str) -> None:
                             send_whole(connection, *live.shown(table), again=True)
                     time.sleep(0)
                     continue
-                refused, moved_at = websocket_action(live.tables, table, seat, message, moved_at)
+                refused, moved_at = websocket_action(live.tables, table, seat, message, moved_at, connection)
                 if refused is not None:
                     connection.send(refused)
                 if reader.inbox:  # under gevent: the other greenlets' turn between two moves (with none
@@ -357,8 +358,8 @@ def release(ws: simple_websocket.Server) -> None:
 
 
 def websocket_action(tables: Tables, table: Table, seat: int | None, message,
-                     moved_at: str | None) -> tuple[str | None, str | None]:
-    """Do the move a page sent over its websocket (htmx's ws-send JSON).
+                     moved_at: str | None, connection=None) -> tuple[str | None, str | None]:
+    """Do the move a page sent over its websocket (htmx's ws-send JSON), or say what it said (web/ws/talk.py).
 
     Returns the refusal to show (or None) and the version this page last moved on. A second
     message on that same version is a double click, already done: it only clears #flash.
@@ -369,6 +370,8 @@ def websocket_action(tables: Tables, table: Table, seat: int | None, message,
     except (TypeError, ValueError, RecursionError):  # RecursionError: a deeply nested message
         data = None
     if not isinstance(data, dict) or data.get("action") not in ACTIONS:
+        if isinstance(data, dict) and data.get("action") in TALK_ACTIONS and connection is not None:
+            return talk_action(fichas(), table, seat, data, connection), moved_at
         return flash_alone(says("not_a_move")), moved_at
     tile, end, version = data.get("tile"), data.get("end"), data.get("version")
     if not all(isinstance(value, str | None) for value in (tile, end, version)):

@@ -77,6 +77,7 @@ class Connection:
         self.seq: int | None = None  # the table's last push it got (None: it needs the whole table)
         self.whole_at: int | None = None  # the push at which it was last sent the whole table alone
         self.holder: str | None = None  # the hashed seat secret its page came with (web/push/publish.py)
+        self.talk_budget = None  # a spectator's page's budget of messages (web/ws/talk.py)
         self._queue: deque[str | bytes] = deque()
         self._writing = False  # the handler holds messages it has not written yet
         self._last: bytes | None = None  # the close frame that ends the socket, once queued
