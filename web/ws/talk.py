@@ -29,7 +29,7 @@ def talk_action(parts, table: Table, seat: int | None, data: dict, connection) -
     pages by the `heard` hook (web/push/talk.py), the sender's too.
     """
     claimed = data.get("seat")
-    if claimed is not None and claimed != ("s" if seat is None else str(seat)):
+    if claimed is not None and str(claimed) != ("s" if seat is None else str(seat)):
         return talk_flash(says("talk_seat"))
     if not budget(parts, table.id, seat, connection).spend():
         return talk_flash(says("talk_fast"))
