@@ -16,8 +16,8 @@ from .table import CHAT_RULES, HANDOVER_PHASES, NAME_FIELD_MAX, Table
 
 # NAME_FIELD_MAX: the forms a push renders carry it; table talk's ids and limits and its messages (Said):
 # the talk panel offers them and a push shows them (web/push/talk.py).
-__all__ = ["CHAT_RULES", "NAME_FIELD_MAX", "PHRASES", "REACTIONS", "TEAM_PHRASES", "TEXT_MAX", "Said", "Snapshot",
-           "snapshot"]
+__all__ = ["CHAT_RULES", "NAME_FIELD_MAX", "PHRASES", "REACTIONS", "TEAM_PHRASES", "TEXT_MAX", "Said",
+           "Snapshot", "snapshot"]
 
 
 @dataclass(frozen=True, slots=True)

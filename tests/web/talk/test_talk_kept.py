@@ -30,8 +30,11 @@ def test_the_talk_and_the_rule_survive_a_kill_9_and_a_restart(tmp_path):
         ana.wait_for(lambda m: 'id="talk-log"' in m)
         ana.send_move({"action": "talk", "phrase": "hello"})
         bea.send_move({"action": "talk", "reaction": "heart"})
-        # Shown means stored: a message is written before any page hears it.
-        ana.wait_for(lambda m: 'data-talk-seat="1" data-talk-kind="reaction"' in m)
+        # Shown means stored: a message is written before any page hears it (the two sockets' messages
+        # are played in either order).
+        for seen in ('data-talk-seat="0" data-talk-kind="phrase"',
+                     'data-talk-seat="1" data-talk-kind="reaction"'):
+            ana.wait_for(lambda m, seen=seen: seen in m)
     finally:
         for player in (ana, bea):
             player.close()
