@@ -10,6 +10,7 @@ this list; a purged table's seats go with it; a spectator holds no seat, so list
 from __future__ import annotations
 
 from game.views import at_a_glance, shown_names
+from live.store import TableGone
 from web.guard.security import browser_id
 from web.parts import fichas
 
@@ -26,9 +27,12 @@ def your_tables() -> list[dict]:
         table = tables.get(table_id)
         if table is None:  # purged since the query
             continue
-        with tables.locked(table) as table:
-            shown = tables.snapshot(table)
-            glance = at_a_glance(shown.match, seat)  # the match is read under the lock only
+        try:
+            with tables.locked(table) as table:
+                shown = tables.snapshot(table)
+                glance = at_a_glance(shown.match, seat)  # the match is read under the lock only
+        except TableGone:  # purged while it left memory: the home page lists the others
+            continue
         listed.append({"id": shown.id, "game": shown.variant.name, "phase": shown.phase, "seat": seat,
                        "players": shown_names(shown.players), **glance})
     return listed

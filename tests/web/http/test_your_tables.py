@@ -4,9 +4,11 @@ and a table only watched are not listed."""
 
 import random
 import re
+from contextlib import contextmanager
 
 from helpers import Browser, open_table
 from helpers.pages import live_table, page, play_until, round_over, seat_secret
+from live.store import TableGone
 
 LISTED = re.compile(r'<li data-table="([^"]+)" data-turn="(yours|other)">')
 
@@ -94,3 +96,17 @@ def test_a_purged_table_leaves_the_list(app):
     far = 4_000_000_000.0  # the purge run long after: the table idle and unseen for days
     assert store.purge(finished_before=far, unstarted_before=far, now=far)["never_started"] == 1
     assert listed(players[0]) == [] and players[0].get("/").status_code == 200
+
+
+def test_a_table_purged_as_the_home_page_reads_it_is_left_out(app, monkeypatch):
+    """The purge took it between the home page's query and its lock: the page lists the others."""
+    _url, players = open_table(app, "block", 2, names=("Ana", "Bea"))
+
+    @contextmanager
+    def purged_meanwhile(table):
+        raise TableGone("The table has been removed.")
+        yield table
+
+    monkeypatch.setattr(app.extensions["fichas"].tables, "locked", purged_meanwhile)
+    response = players[0].get("/")
+    assert response.status_code == 200 and listed(players[0]) == []
