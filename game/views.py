@@ -162,6 +162,14 @@ def score_sheet(match: Match) -> dict:
             "totals": list(match.scores), "target": match.target}
 
 
+def at_a_glance(match: Match | None, seat: int) -> dict:
+    """What a list of one's tables shows of one (the home page): whether it is `seat`'s turn, the sides'
+    scores (none before the first deal), and whether the match is over."""
+    if match is None:
+        return {"your_turn": False, "sides": [], "over": False}
+    return {"your_turn": _can(match, match.round, seat)["act"], "sides": _sides(match), "over": match.over}
+
+
 def spectator_view(match: Match) -> dict:
     """What a visitor without a seat sees: no hand at all before the round ends."""
     return seat_view(match, None)

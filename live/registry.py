@@ -192,6 +192,11 @@ class Registry:
         hand-over or reclaim that took it), or None (Store.lost_seat)."""
         return self.store.lost_seat(table.id, holder)
 
+    def seats_of_browser(self, browser: str, limit: int) -> list[tuple[str, int]]:
+        """(table id, seat) of the seats the browser with this hash holds (one seat per table), its newest
+        table first: a seat handed over or taken back elsewhere is stored with its new browser."""
+        return self.store.seats_of_browser(browser, limit)
+
     def was_purged(self, table_id: str) -> bool:
         """Whether `python -m live.purge` removed a table of this id."""
         return self.store.was_purged(table_id)

@@ -128,6 +128,10 @@ SCHEMA = [
         PRIMARY KEY (table_id, seq)
     ) WITHOUT ROWID;
     """,
+    # version 8: the home page lists the tables a browser holds a seat at, by the hash it already stored
+    """
+    CREATE INDEX seats_of_browser ON seats(browser_hash) WHERE browser_hash IS NOT NULL;
+    """,
 ]
 
 
@@ -448,6 +452,15 @@ class Store:
             row = self._db.execute("SELECT seat FROM seats WHERE table_id=? AND browser_hash=?",
                                    (table_id, browser_hash)).fetchone()
         return None if row is None else row["seat"]
+
+    def seats_of_browser(self, browser_hash: str, limit: int) -> list[tuple[str, int]]:
+        """(table id, seat) of every seat the browser with this hash holds, its newest table first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id"
+                " WHERE s.browser_hash = ? ORDER BY t.created_at DESC, t.id LIMIT ?",
+                (browser_hash, limit)).fetchall()
+        return [(row["table_id"], row["seat"]) for row in rows]
 
     def load_table(self, table_id: str) -> dict | None:
         """The table row with its seats and the current match's rounds, or None."""

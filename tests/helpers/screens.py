@@ -45,6 +45,7 @@ def screens(app, lang: str) -> dict[str, str]:
     waiting = response.headers["Location"]
     shown["waiting table"] = host.get(waiting).get_data(as_text=True)
     shown["waiting, as a visitor"] = guest.get(waiting).get_data(as_text=True)
+    shown["home, your table waiting"] = host.get("/").get_data(as_text=True)
 
     url, players = open_table(app)  # Partnership: teams
     speak(players, lang)
@@ -52,6 +53,7 @@ def screens(app, lang: str) -> dict[str, str]:
     turn = table.match.round.turn
     shown["your turn"] = players[turn].get(url).get_data(as_text=True)
     shown["not your turn"] = players[(turn + 1) % 4].get(url).get_data(as_text=True)
+    shown["home, your turn at your table"] = players[turn].get("/").get_data(as_text=True)
     refused = players[(turn + 1) % 4].post(f"{url}/pass", {"version": table.version})
     shown["refusal"] = refused.get_data(as_text=True)
     shown["spectator"] = guest.get(url).get_data(as_text=True)
@@ -64,6 +66,7 @@ def screens(app, lang: str) -> dict[str, str]:
     shown["round end, a guest"] = players[1].get(url).get_data(as_text=True)
     play_until(app, url, players, rng, lambda t: t.phase == "over")
     shown["match end"] = players[1].get(url).get_data(as_text=True)
+    shown["home, your table's match over"] = players[1].get("/").get_data(as_text=True)
 
     url, players = open_table(app, "draw", 2)  # Draw: the boneyard, drawing
     speak(players, lang)

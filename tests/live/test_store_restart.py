@@ -151,6 +151,7 @@ def test_a_database_of_schema_1_is_upgraded_and_its_rounds_continue(make_app):
         db.execute("DROP TABLE settings")
         db.execute("DROP TABLE matches")
         db.execute("DROP INDEX seats_by_browser")
+        db.execute("DROP INDEX seats_of_browser")
         db.execute("ALTER TABLE seats DROP COLUMN browser_hash")
         db.execute("ALTER TABLE tables DROP COLUMN changed_at")
         db.execute("ALTER TABLE tables DROP COLUMN seen_at")

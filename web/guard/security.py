@@ -30,6 +30,7 @@ from web.templating.refusals import says
 SEAT_COOKIE = "fichas_seat"
 CSRF_COOKIE = "fichas_csrf"
 SEAT_COOKIE_DAYS = 30
+CSRF_COOKIE_DAYS = 365
 SECRET_SETTING = "secret_key"
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 EVERY_INTERFACE = ("", "0.0.0.0", "::", "[::]")
@@ -41,7 +42,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        " connect-src 'self' ws: wss:; object-src 'none'; frame-ancestors 'none'; base-uri 'none';"
        " form-action 'self'")
 # Pages that show nobody's hand and may be kept by caches; every other answer is `no-store`.
-CACHEABLE = {"static", "favicon", "fichas.home", "fichas.rules"}
+CACHEABLE = {"static", "favicon", "fichas.home", "fichas.rules", "qr.table_qr", "installable.manifest",
+             "installable.touch_icon"}
 
 
 # -- the app's secret --------------------------------------------------------------------
@@ -284,7 +286,10 @@ def seat_cookie(response: Response, table: Table, secret: str) -> Response:
 def protect(response: Response) -> Response:
     """Every answer: the CSRF cookie where it is new, and headers that keep pages to themselves."""
     if "csrf" in g and request.cookies.get(CSRF_COOKIE) != g.csrf:
-        response.set_cookie(CSRF_COOKIE, g.csrf, httponly=True, samesite="Lax", secure=request.is_secure)
+        # Kept past the browser's closing, longer than any seat's cookie: the home page finds this browser's
+        # seats by it (web/http/yours.py), and one browser holds one seat per table by it.
+        response.set_cookie(CSRF_COOKIE, g.csrf, max_age=60 * 60 * 24 * CSRF_COOKIE_DAYS, httponly=True,
+                            samesite="Lax", secure=request.is_secure)
     headers = response.headers
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Content-Security-Policy", CSP)

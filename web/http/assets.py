@@ -16,7 +16,7 @@ YEAR = 60 * 60 * 24 * 365
 # Text types only: images are compressed already.
 COMPRESS_CONFIG = {
     "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript", "application/javascript",
-                           "application/json", "image/svg+xml"],
+                           "application/json", "application/manifest+json", "image/svg+xml"],
     "COMPRESS_ALGORITHM": ["br", "gzip"],
     "COMPRESS_BR_LEVEL": 5,
 }

@@ -43,6 +43,7 @@ from web.guard.security import (
     urls_available,
 )
 from web.http.howto import how_to
+from web.http.yours import your_tables
 from web.parts import fichas
 from web.push.own_part import Mine
 from web.push.publish import asked_as, flash_answer, name_field, render_partials, render_table, table_context
@@ -115,7 +116,11 @@ def client_gone(error):
 def home():
     form = {"variant": DEFAULT_VARIANT, "seats": VARIANTS[DEFAULT_VARIANT].default_seats,
             "target": DEFAULT_TARGET, "chat": default_chat(VARIANTS[DEFAULT_VARIANT])}
-    return render_template("home.html", form=form, errors={}, **choices())
+    yours = your_tables()
+    page = make_response(render_template("home.html", form=form, errors={}, yours=yours, **choices()))
+    if yours:  # this browser's own tables: for it alone, and as they are now
+        page.headers["Cache-Control"] = "no-store"
+    return page
 
 
 @bp.get("/rules")

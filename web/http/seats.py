@@ -47,7 +47,9 @@ def seat_link(table_id: str):
     link = share_url(url_for(".reclaim", table_id=table.id)) + "#" + secret
     # Asked for by the offer made right after sitting down (templates/table.html), or by the folded panel.
     field = "seat-offer-input" if request.form.get("box") == "offer" else "seat-link-input"
-    return render_template("_seat_link.html", link=link, field=field)
+    # Its QR code in the menu's panel, to move the seat to a phone (the offer's line has no room for it).
+    qr = url_for("qr.seat_qr", table_id=table.id) if field == "seat-link-input" else None
+    return render_template("_seat_link.html", link=link, field=field, qr=qr)
 
 
 @bp.get("/t/<table_id>/seat")

@@ -101,10 +101,11 @@ def test_a_database_of_schema_3_is_upgraded_and_its_earlier_matches_are_replayed
         db.execute("DROP TABLE purged")
         db.execute("ALTER TABLE tables DROP COLUMN chat")
         db.execute("DROP TABLE talk")
+        db.execute("DROP INDEX seats_of_browser")
         db.execute("PRAGMA user_version = 3")
 
     again = make_app(SECRET_KEY="kept")
-    assert db_rows(again, "PRAGMA user_version")[0][0] == len(SCHEMA) == 7
+    assert db_rows(again, "PRAGMA user_version")[0][0] == len(SCHEMA) == 8
     players = [reopen(p, again, url) for p in players]
     assert record(Browser(again), url, "?match=1") == first  # replayed from the rounds kept
     assert json.dumps(record(Browser(again), url, "?match=1")) == json.dumps(first)
