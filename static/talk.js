@@ -3,13 +3,15 @@
 // is a class on <body> that static/fichas.css hides messages by, so a muted seat's words never show, in
 // the log or by its seat. A new message that shows is said politely (after whatever is being read, never
 // over a turn), and counted on the closed panel's button. The chat field empties once its message is
-// sent and gets it back if the table refused it.
+// sent and gets it back if the table refused it; what is being typed outlives a whole #table pushed
+// (a seat taken, a new match, a reconnection), which renders the panel afresh.
 (function () {
   var KEPT = 50; // messages a log shows (the table keeps as many)
   var GLOBAL = "fichas-talk"; // {"off": bool, "chat": bool}, for every table
   var lastSeq = null; // the newest message seen (null: none yet: the first log is read, not announced)
   var unread = 0;
   var unsent = ""; // the chat message on its way, given back if refused
+  var draft = ""; // what the chat field held as a push came
 
   function tableKey() {
     var main = document.querySelector("main.play");
@@ -111,7 +113,13 @@
     }
     unsent = "";
   }
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var field = document.getElementById("talk-text");
+    draft = field ? field.value : "";
+  });
   document.addEventListener("htmx:wsAfterMessage", function (e) {
+    var field = document.getElementById("talk-text");
+    if (field && draft && !field.value) field.value = draft;
     if (e.detail.message.indexOf('id="talk-flash"') >= 0) refused();
     heard();
     var log = document.getElementById("talk-log"), panel = document.getElementById("talk");

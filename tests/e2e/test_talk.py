@@ -228,3 +228,16 @@ def test_the_talk_panel_works_by_keyboard(open_page, make_server, size):
     page.keyboard.press("Escape")
     expect(page.locator("details#talk")).not_to_have_attribute("open", "")
     expect(page.locator("#talk > summary")).to_be_focused()
+
+
+def test_what_is_being_typed_outlives_a_whole_table_pushed(open_page, make_server):
+    server = make_server()
+    ana, bea = Player(open_page(), "Ana"), Player(open_page(), "Bea")
+    link = ana.create(server.url, "block", 2, chat="always")
+    open_panel(ana.page, "talk")
+    ana.page.locator("#talk-text").fill("welcome, Bea")
+    bea.join(link)  # the seat taken: every page gets the whole #table, its talk panel afresh
+    expect(ana.page.locator("#table")).to_have_attribute("data-phase", "playing")
+    expect(ana.page.locator("#talk-text")).to_have_value("welcome, Bea")
+    ana.page.locator("#talk-text").press("Enter")
+    expect(said(bea.page, "0")).to_have_text("Ana welcome, Bea")
