@@ -12,7 +12,7 @@ from .match import Match
 from .record import FORMAT, _record_key, load_match, replay_event
 from .rules import Round
 from .tiles import hand_points
-from .views import shown_names, unseen_counts, variant_facts
+from .views import round_result, shown_names, unseen_counts, variant_facts
 
 
 def replayed(match: Match, number: int, moves: int) -> Round:
@@ -48,7 +48,7 @@ def position(match: Match, number: int, moves: int) -> dict:
                   for seat in range(match.seats)],
         "unseen": unseen_counts(rnd, turn) if turn is not None else None,
         "event": moves_of(match, number)[moves - 1] if moves else None,
-        "over": rnd.over, "result": _result(match, rnd, names) if rnd.over else None,
+        "over": rnd.over, "result": round_result(match, rnd), "players": names,
     }
 
 
@@ -66,15 +66,6 @@ def _sides_of_line(rnd: Round) -> tuple[int, int | None]:
     if not rnd.line:
         return 0, None
     return rnd.placed_left, len(rnd.line) - 1 if rnd.last_end == "right" else 0
-
-
-def _result(match: Match, rnd: Round, names: list[str]) -> dict:
-    """The round's result as facts (how it ended, who won, the points)."""
-    result = rnd.result
-    sides = range(match.variant.side_count(match.seats))
-    side_names = [match.variant.side_name(side, names) for side in sides]
-    return {"reason": result.reason, "winner": result.winner, "winner_name": side_names[result.winner],
-            "points": result.points, "hand_totals": list(result.hand_totals)}
 
 
 # -- a record brought from elsewhere: where it first goes wrong -------------------------------------
