@@ -4,6 +4,7 @@ finds nothing."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -93,7 +94,10 @@ def test_a_record_file_replays_in_the_browser(open_page, make_server, tmp_path):
     path, total = finished_round(server)
     record = tmp_path / "match.json"
     page = with_axe(open_page())
-    record.write_bytes(page.request.get(f"{server.url}{path.split('/matches')[0]}/record.json").body())
+    # Near the limit (256 KB): each step sends it again, multipart (urlencoded, its quotes would triple).
+    data = page.request.get(f"{server.url}{path.split('/matches')[0]}/record.json").json()
+    record.write_text(json.dumps({**data, "note": '"' * 120_000}))  # 240 KB, each quote escaped
+    assert 235_000 < record.stat().st_size < 256 * 1024
     page.goto(server.url + "/replay")
     assert violations(page) == []
     page.locator("#rp-file").set_input_files(str(record))

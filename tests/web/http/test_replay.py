@@ -298,6 +298,9 @@ def test_non_json_and_empty_and_too_large(visitor):
     assert upload(visitor, "this is not json").status_code == 400
     assert "not a match record" in refusal(upload(visitor, b"\xff\xfe"))
     assert upload(visitor, "", as_file=False).status_code == 400
+    large = json.dumps(simulated()) + " " * 200_000  # under 256 KB: past the 16 KB every other request gets
+    assert upload(visitor, large).status_code == 200
+    assert upload(visitor, large, as_file=False).status_code == 200
     huge = json.dumps({**simulated(), "padding": "x" * 300_000})
     assert upload(visitor, huge).status_code == 413
     assert upload(visitor, huge, as_file=False).status_code == 413
