@@ -112,3 +112,5 @@ def test_a_record_file_replays_in_the_browser(open_page, make_server, tmp_path):
     page.locator("#rp-paste").fill('{"format": "domino-match/1"}')
     page.locator("button.rp-go").click()
     expect(page.locator("#rp-error")).to_be_visible()
+    expect(page.locator("#rp-error")).to_contain_text("seats")  # the game, the seats... are missing
+    assert violations(page) == []
