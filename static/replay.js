@@ -11,14 +11,26 @@
   document.addEventListener("keydown", function (event) {
     var id = KEYS[event.key];
     if (!id || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || typing(event.target)) return;
+    event.preventDefault();
+    if (busy) { pending.push(id); return; }  // a step under way: this key steps from where it lands
+    step(id);
+  });
+
+  var busy = false, pending = [];
+  function step(id) {
     var control = document.getElementById(id);
     if (!control || control.getAttribute("aria-disabled") === "true") return;
-    event.preventDefault();
     control.click();
+  }
+  document.addEventListener("htmx:beforeRequest", function () { busy = true; });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful) { busy = false; pending = []; }
   });
 
   // After a step: say it, keep the current move in sight in the list, and keep focus on the page.
   document.addEventListener("htmx:afterSettle", function () {
+    busy = false;
+    if (pending.length) { var next = pending.shift(); setTimeout(function () { step(next); }, 0); }
     var replay = document.getElementById("replay");
     if (!replay) return;  // after an outerHTML swap, the event's target is the #replay that went
     var said = document.getElementById("rp-said");

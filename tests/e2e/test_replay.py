@@ -61,6 +61,11 @@ def test_a_replay_steps_by_buttons_keys_and_the_move_list(open_page, make_server
     at(page, 0)
     page.keyboard.press("ArrowLeft")  # nothing before the deal
     expect(page.locator("#replay")).to_have_attribute("data-at", "0")
+    for _ in range(3):  # pressed faster than the steps come back: each one counts
+        page.keyboard.press("ArrowRight")
+    at(page, 3)
+    page.keyboard.press("Home")
+    at(page, 0)
 
     # The move list: an ordered list, a screen reader's list of its items (the deal, then each move).
     moves = page.locator("nav.rp-list ol.rp-moves")
