@@ -22,6 +22,7 @@ from game.record import load_match
 from game.replay import fault, moves_of, position
 from live.store import TableGone
 from live.table import plain_number
+from web.guard.security import share_url
 from web.http.routes import load_table
 from web.parts import fichas
 from web.templating.dominoes import LaidLine, tiles_of
@@ -56,7 +57,7 @@ def table_round(table_id: str, match_no: int, number: int):
              "rounds_urls": [url_for(".table_round", table_id=table.id, match_no=match_no, number=n)
                              for n in range(1, len(match.rounds) + 1)],
              "text_url": url_for(".table_round_text", table_id=table.id, match_no=match_no, number=number),
-             "share": request.host_url.rstrip("/") + base}
+             "share": share_url(base)}
     return replay_page(match, number, wanted_move(), where)
 
 
