@@ -22,6 +22,14 @@
     if (!control || control.getAttribute("aria-disabled") === "true") return;
     control.click();
   }
+  // A control clicked while a step is under way waits its turn too (it still points where the page was).
+  document.addEventListener("click", function (event) {
+    var control = busy && event.target.closest && event.target.closest(".rp-controls [id]");
+    if (!control) return;
+    event.preventDefault();
+    event.stopPropagation();
+    pending.push(control.id);
+  }, true);
   document.addEventListener("htmx:beforeRequest", function () { busy = true; });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!event.detail.successful) { busy = false; pending = []; }

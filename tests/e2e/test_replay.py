@@ -64,6 +64,9 @@ def test_a_replay_steps_by_buttons_keys_and_the_move_list(open_page, make_server
     for _ in range(3):  # pressed faster than the steps come back: each one counts
         page.keyboard.press("ArrowRight")
     at(page, 3)
+    for _ in range(2):  # clicked as fast
+        page.locator("#rp-next").click()
+    at(page, 5)
     page.keyboard.press("Home")
     at(page, 0)
 
