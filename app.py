@@ -18,7 +18,7 @@ from live.tables import Tables
 from live.turnclock import Timing
 from web.guard.limits import OpenSockets, TakeTurns
 from web.guard.proxies import TrustedProxies, networks
-from web.http import installable, languages, qr, routes, seats
+from web.http import installable, languages, qr, replay, routes, seats
 from web.http.assets import init_assets
 from web.http.limits import init_limits
 from web.parts import Fichas
@@ -107,8 +107,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     init_talk(app)
     init_assets(app)
     # The language first: its hook runs before the guard's, so a refusal is said in the viewer's language.
-    # language, pages, seats, QR codes, the manifest, socket
-    for blueprint in (languages.bp, routes.bp, seats.bp, qr.bp, installable.bp, endpoint.bp):
+    # language, pages, seats, QR codes, the manifest, replays, socket
+    for blueprint in (languages.bp, routes.bp, seats.bp, qr.bp, installable.bp, replay.bp, endpoint.bp):
         app.register_blueprint(blueprint)
     sock.init_app(app)
     init_limits(app)

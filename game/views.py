@@ -285,6 +285,11 @@ def match_result(variant: Variant, scores: list[int], winner: int, players: tupl
     return {"sides": sides, "winner": winner}
 
 
+def round_result(match: Match, rnd: Round) -> dict | None:
+    """How `rnd` (one of `match`'s rounds) ended, as templates/_result.html words it; None: in play."""
+    return _result(match, rnd) if rnd.over else None
+
+
 def _result(match: Match, rnd: Round) -> dict:
     """The round's result as facts: pages word it from them (templates/_result.html)."""
     result, players = rnd.result, tuple(match.players_of(rnd))

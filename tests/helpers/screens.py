@@ -64,6 +64,7 @@ def screens(app, lang: str) -> dict[str, str]:
     play_until(app, url, players, rng, round_over)
     shown["round end"] = players[0].get(url).get_data(as_text=True)
     shown["round end, a guest"] = players[1].get(url).get_data(as_text=True)
+    shown.update(replays(app, url, players[1], guest))
     play_until(app, url, players, rng, lambda t: t.phase == "over")
     shown["match end"] = players[1].get(url).get_data(as_text=True)
     shown["home, your table's match over"] = players[1].get("/").get_data(as_text=True)
@@ -73,6 +74,27 @@ def screens(app, lang: str) -> dict[str, str]:
     play_until(app, url, players, rng, lambda t: t.match.round.must_draw(t.match.round.turn))
     shown["draw"] = players[live_table(app, url).match.round.turn].get(url).get_data(as_text=True)
     shown["table talk"] = talk(app, lang)
+    return shown
+
+
+def replays(app, url: str, player: Browser, guest: Browser) -> dict[str, str]:
+    """Issue 45's pages: a finished round replayed (its deal, a move, its end; a step's swap; its text), the
+    record form, a record refused and one replayed, and the round in play's 404."""
+    shown = {}
+    base = f"{url}/matches/1/rounds/1"
+    for move in ("0", "3", "999"):
+        shown[f"replay at move {move}"] = player.get(f"{base}?move={move}").get_data(as_text=True)
+    step = {"HX-Request": "true", "HX-Target": "replay"}
+    shown["replay, a step"] = player.get(f"{base}?move=2", headers=step).get_data(as_text=True)
+    shown["replay as text"] = player.get(f"{base}.txt").get_data(as_text=True)
+    shown["replay a record"] = guest.get("/replay").get_data(as_text=True)
+    record = player.get(f"{url}/record.json").get_data(as_text=True)
+    sent = {"csrf_token": guest.csrf, "record": record, "at": "1-4"}
+    shown["a record replayed"] = guest.client.post("/replay", data=sent).get_data(as_text=True)
+    shown["a record refused"] = guest.client.post("/replay", data={"csrf_token": guest.csrf, "record": "{}"}
+                                                  ).get_data(as_text=True)
+    shown["a record not json"] = guest.client.post("/replay", data={"csrf_token": guest.csrf, "record": "x"}
+                                                   ).get_data(as_text=True)
     return shown
 
 
@@ -135,7 +157,7 @@ def texts(html: str) -> list[str]:
 # What is not words of the catalogs: the players' names, the brand, the languages' own names, tiles,
 # numbers, and a team's letter at the end of its badge ("Team A").
 NOT_WORDS = re.compile(r"\b(?:" + "|".join(NAMES) + r"|Fichas|English|Español|Dansk|EN|ES|DA)\b"
-                       r"|\d+-\d+|\d+| [AB]$")
+                       r"|domino-match/1|\d+-\d+|\d+| [AB]$")  # and a record format's name
 
 
 def leftover(text: str) -> str:

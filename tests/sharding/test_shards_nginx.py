@@ -170,3 +170,22 @@ def test_a_shard_down_gives_its_tables_a_page_and_the_others_play_on(cluster, pl
     assert old_page.status_code == 200 and "Old" in old_page.text
     assert json.loads(requests.get(f"{cluster.url}/t/{old_id}/record.json", timeout=5).text)["rounds"] == []
     assert up.process.poll() is None
+
+
+def test_a_record_of_up_to_256_kb_passes_nginx_to_replay(cluster, players):
+    """nginx lets /replay's records through (every other request stays at 16 KB); past 256 KB, a 413."""
+    import random
+
+    from game.record import dumps, export_match
+    from game.simulate import play_match
+
+    (visitor,) = players()
+    record = dumps(export_match(play_match("draw", 2, 100, random.Random(1), 0.2)))
+    large = record + " " * (200_000 - len(record))
+    answer = visitor.http.post(cluster.url + "/replay", data={"csrf_token": visitor.csrf},
+                               files={"record": ("match.json", large.encode())}, timeout=10)
+    assert answer.status_code == 200 and 'id="replay"' in answer.text
+    too_large = visitor.http.post(cluster.url + "/replay", data={"csrf_token": visitor.csrf},
+                                  files={"record": ("match.json", b" " * 300_000)}, timeout=10)
+    assert too_large.status_code == 413
+    assert visitor.post("/tables", data={"name": "x" * 20_000}).status_code == 413  # elsewhere: 16 KB

@@ -82,8 +82,30 @@ def get(player, url: str) -> str:
     return response.text
 
 
-def play_a_match(server, variant: str, seats: int, seed: int, checked_pages: list) -> tuple:
-    """Seat everyone, connect, and play the match to its end over HTTP; returns what was seen."""
+CSRF_VALUES = re.compile(r'(csrf-token" content="|X-CSRF-Token&#34;: &#34;|"X-CSRF-Token": ")[^"&]+')
+
+
+def replay_page(who, url: str) -> str:
+    """A replay page (issue 45) as fetched, its CSRF token (new at each answer) left out."""
+    return CSRF_VALUES.sub(r"\1", get(who, url))
+
+
+def check_replays(who, viewer, url: str, rnd, replays: dict, notes: Notes, version: int) -> None:
+    """While a round is played: the earlier rounds' replay pages are byte for byte what they were before
+    it was dealt (nothing of it can be in them), and the round itself has none (404, no tile of it)."""
+    for path, before in replays.items():
+        assert replay_page(who, path) == before, f"{path} changed while round {rnd.number} is played"
+    live = who.http.get(f"{who.base}{url}/matches/1/rounds/{rnd.number}")
+    assert live.status_code == 404
+    notes.check(live.text, viewer, "the live round's replay", version)
+
+
+def play_a_match(server, variant: str, seats: int, seed: int, checked_pages: list,
+                 replays: dict | None = None) -> tuple:
+    """Seat everyone, connect, and play the match to its end over HTTP; returns what was seen.
+
+    `replays`: each finished round's replay pages (path -> page, as first fetched), checked while later
+    rounds are played (check_replays)."""
     rng = random.Random(seed)
     host = server.player()
     url = host.create(NAMES[0], variant, seats, target=50)
@@ -119,10 +141,17 @@ def play_a_match(server, variant: str, seats: int, seed: int, checked_pages: lis
             for _, who in viewers:  # T9: every hand face up, for everyone
                 html = get(who, url)
                 assert all(reveal_of(html, s) == set(notes.at[version]["hands"][s]) for s in range(seats))
+            if replays is not None:  # its replay, at its deal, a move in and its end, before the next deal;
+                # the earlier rounds' pages again (their list of the match's rounds now names this one)
+                paths = [*replays, *(f"{url}/matches/1/rounds/{rnd.number}?move={move}"
+                                     for move in (0, 1, len(rnd.events)))]
+                replays.update((path, replay_page(spectator, path)) for path in paths)
             assert host.post(f"{url}/next-round", {"version": version}).status_code == 204
             notes.take()
             continue
         seat = rnd.turn
+        if replays and step % 3 == 0:
+            check_replays(who, viewer, url, rnd, replays, notes, version)
         if step % 5 == 0:  # table talk rides the same sockets: its pushes are scanned too
             players[seat].send_move({"action": "talk", "phrase": "good_move"})
             players[(seat + 1) % seats].send_move({"action": "talk", "reaction": "wow"})
@@ -161,7 +190,8 @@ def test_s2_no_payload_shows_a_secret_tile_in_a_whole_match(make_server, variant
     # A ping a second flushes a push the test client would hold back (see test_ws_push.server).
     server = make_server(START_CLOCK=False, PING_SECONDS=1, TABLES_OPTIONS={"rng": random.Random(seed)})
     pages: list = []
-    _, table, notes, viewers = play_a_match(server, variant, seats, seed, pages)
+    replays: dict = {}
+    _, table, notes, viewers = play_a_match(server, variant, seats, seed, pages, replays)
     final = table.version
     rounds = len(table.match.rounds)
     assert table.match.over and rounds >= 1
@@ -210,3 +240,4 @@ def test_s2_no_payload_shows_a_secret_tile_in_a_whole_match(make_server, variant
             own = [] if viewer is SPECTATOR else note["hands"][viewer]
             assert unseen_of(shown) == unseen_from(note["line"], own), f"{viewer} at {versions[index]}"
     assert len(pages) > rounds * 10
+    assert len(replays) == 3 * (rounds - 1)  # each round but the last, checked through the rounds after it
