@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.chromium import DESKTOP, PHONE
-from helpers.pages import table_id
+from helpers.pages import finish_round, live_table
 from helpers.panels import close_panels, open_panel
 from helpers.players import Player, seat_players
 
@@ -29,23 +29,6 @@ def speak(page: Page, server, lang: str) -> None:
 def said(page: Page, seat: str):
     """The messages of seat `seat` (s: spectators) in the page's talk log."""
     return page.locator(f'#talk-log [data-talk-seat="{seat}"]')
-
-
-def finish_round(server, link: str) -> None:
-    """The round played out on the server (each seat's first fitting tile, a draw or a pass): the pages
-    see each move come as any other."""
-    tables = server.app.extensions["fichas"].tables
-    table = tables.get(table_id(link))
-    while table.phase == "playing":
-        with table.lock:
-            rnd, version = table.match.round, str(table.version)
-            seat = rnd.turn
-            moves = rnd.playable(seat)
-        if moves:
-            tile, end = moves[0]
-            tables.act(table, seat, "play", version, tile=tile.text, end=end or "")
-        else:
-            tables.act(table, seat, "draw" if rnd.must_draw(seat) else "pass", version)
 
 
 def boxes_overlap(a: dict, b: dict) -> bool:
@@ -103,7 +86,7 @@ def test_chat_follows_each_of_the_hosts_three_rules(open_page, make_server):
         link = seat_players(server.url, [ana, bea], "draw", chat=rule)
         for moment, allowed in (("start", during), ("end", between), ("next", during)):
             if moment == "end":
-                finish_round(server, link)
+                finish_round(server.app, live_table(server.app, link))
                 expect(bea.page.locator("#table")).to_have_attribute("data-phase", "pause")
             if moment == "next":
                 ana.page.locator('#me [data-action="next_round"]').click()
@@ -131,7 +114,7 @@ def test_the_host_changes_the_rule_between_rounds(open_page, make_server):
     open_panel(ana.page, "talk")
     expect(ana.page.locator("#talk .chat-rule-form")).to_be_hidden()  # not during a round
     close_panels(ana.page)
-    finish_round(server, link)
+    finish_round(server.app, live_table(server.app, link))
     expect(ana.page.locator("#table")).to_have_attribute("data-phase", "pause")
     open_panel(ana.page, "talk")
     ana.page.locator("#chat-rule").select_option("off")
@@ -198,9 +181,10 @@ def test_a_spectators_chat_during_a_round_reaches_spectators_only(open_page, mak
     expect(said(first, "s").last).to_contain_text("agreed")
     for player in (ana, bea):
         open_panel(player.page, "talk")
-        expect(player.page.locator("#talk-empty, #talk .talk-empty")).to_be_visible()
+        expect(player.page.locator("#talk .talk-empty")).to_be_visible()
         expect(said(player.page, "s")).to_have_count(0)
-    finish_round(server, link)  # between rounds, a spectator's words reach everyone
+    # Between rounds, a spectator's words reach everyone.
+    finish_round(server.app, live_table(server.app, link))
     expect(first.locator("#table")).to_have_attribute("data-phase", "pause")
     first.locator("#talk-text").fill("well played")
     first.locator("#talk-text").press("Enter")

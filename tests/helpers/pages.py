@@ -198,6 +198,22 @@ def play_until(app, url: str, players: list[Browser], rng: random.Random, done, 
     raise AssertionError("the position looked for never came up")
 
 
+def finish_round(app, table) -> None:
+    """Play the round out through the app's Tables, as its seats would (each one's first fitting tile, a draw
+    or a pass): the pages see each move come as any other."""
+    tables = app.extensions["fichas"].tables
+    while table.phase == "playing":
+        with table.lock:
+            rnd, version = table.match.round, str(table.version)
+            seat = rnd.turn
+            moves = rnd.playable(seat)
+        if moves:
+            tile, end = moves[0]
+            tables.act(table, seat, "play", version, tile=tile.text, end=end or "")
+        else:
+            tables.act(table, seat, "draw" if rnd.must_draw(seat) else "pass", version)
+
+
 def round_over(table) -> bool:
     return table.phase in ("pause", "over")
 
