@@ -10,7 +10,16 @@ from playwright.sync_api import expect
 
 from helpers.chromium import TIMEOUT_MS, close_within
 from helpers.page_probes import LATE_REPORT_SECONDS, SIZES, watched, with_axe
-from helpers.players import Player, Stats, play_one_move, private_link, pump_until, seat_players, two_at_block
+from helpers.players import (
+    Player,
+    Stats,
+    play_one_move,
+    play_round,
+    private_link,
+    pump_until,
+    seat_players,
+    two_at_block,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -18,14 +27,6 @@ NAMES = ("Ana", "Bea")
 ME_VIOLATIONS = ("() => axe.run('#me')"  # a viewer's own part: its rules broken, and where
                  ".then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target)))")
 BLOCK_SEED = 1
-
-
-def play_round(players: list[Player]) -> None:
-    stats = Stats()
-    for _ in range(200):
-        if play_one_move(players, stats) is None:
-            return
-    raise AssertionError("the round did not end")
 
 
 def test_a_new_browser_with_the_private_link_takes_the_seat_back(open_page, make_server):

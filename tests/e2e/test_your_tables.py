@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from e2e.test_axe import check
 from helpers.page_probes import with_axe
-from helpers.players import Player, Stats, play_one_move
+from helpers.players import Player, play_round
 from helpers.qr import decoded_png
 
 pytestmark = pytest.mark.browser
@@ -24,14 +24,6 @@ def home_list(page, base_url: str) -> list[tuple[str, str]]:
     items = page.locator("#my-tables li")
     return [(items.nth(i).locator("a").get_attribute("href"), items.nth(i).get_attribute("data-turn"))
             for i in range(items.count())]
-
-
-def play_round(players: list[Player]) -> None:
-    stats = Stats()
-    for _ in range(200):
-        if play_one_move(players, stats) is None:
-            return
-    raise AssertionError("the round did not end")
 
 
 def test_a_player_finds_both_tables_again_and_loses_one_handed_over(open_page, make_server, chromium):

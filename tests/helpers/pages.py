@@ -292,6 +292,18 @@ def seat_up(server, variant="partnership", seats=4, names=("Ana", "Bea", "Carl",
     return url, players
 
 
+def connect_all(server, url: str, players) -> object:
+    """Open every player's websocket and wait until each has the table's version and every seat shows
+    connected; returns the live table."""
+    table = server.app.extensions["fichas"].tables.get(table_id(url))
+    for player in players:
+        player.connect()
+    for player in players:
+        player.wait_version(table.version)
+    wait_until(lambda: all(table.connected(s) for s in range(len(players))))
+    return table
+
+
 def wait_until(predicate, timeout: float = 5.0) -> None:
     """Poll a condition the server reaches asynchronously (a socket closing), for a bounded time."""
     deadline = time.monotonic() + timeout

@@ -257,6 +257,15 @@ DRAW_SEED = 2  # Bea opens with 3-3; 4 draws from the boneyard
 SEAT_BACK_SEED = 1  # the Block deal two_at_block plays
 
 
+def play_round(players: list[Player]) -> None:
+    """Play moves by clicking until the round ends (at most 200)."""
+    stats = Stats()
+    for _ in range(200):
+        if play_one_move(players, stats) is None:
+            return
+    raise AssertionError("the round did not end")
+
+
 def seeded(seed: int) -> dict:
     """Server settings that deal from a seeded generator."""
     return {"TABLES_OPTIONS": {"rng": random.Random(seed)}}

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from helpers.pages import db_rows, finish_round, seat_up, table_id, wait_until
+from helpers.pages import connect_all, db_rows, finish_round, seat_up, wait_until
 
 SAID = re.compile(r'<p class="said[^"]*" data-talk-seat="([^"]+)" data-talk-kind="([^"]+)" data-seq="(\d+)" '
                   r'lang="([^"]+)">(.*?)</p>', re.S)
@@ -38,13 +38,7 @@ def seated(server, variant="partnership", seats=4, chat=None):
             guest = server.player()
             guest.join(url, name)
             players.append(guest)
-    table = server.app.extensions["fichas"].tables.get(table_id(url))
-    for player in players:
-        player.connect()
-    for player in players:
-        player.wait_version(table.version)
-    wait_until(lambda: all(table.connected(s) for s in range(seats)))
-    return players, table
+    return players, connect_all(server, url, players)
 
 
 def watcher(server, url: str, lang: str = "en"):

@@ -15,6 +15,7 @@ import pytest
 import simple_websocket
 
 from helpers.pages import (
+    connect_all,
     db_rows,
     flash_text,
     hand_texts,
@@ -23,7 +24,6 @@ from helpers.pages import (
     seat_up,
     section,
     shown_now,
-    table_id,
     turn_seat,
     wait_until,
 )
@@ -42,12 +42,7 @@ def server(make_server):
 def seated(server, variant="partnership", seats=4):
     """A full table whose players all have their websocket open at the current version."""
     url, players = seat_up(server, variant, seats)
-    table = server.app.extensions["fichas"].tables.get(table_id(url))
-    for player in players:
-        player.connect()
-    for player in players:
-        player.wait_version(table.version)
-    wait_until(lambda: all(table.connected(s) for s in range(seats)))
+    table = connect_all(server, url, players)
     for player in players:  # presence pushes carry the same version: wait until they are in too
         wait_until(lambda player=player: "offline" not in shown_now(player))
     return players, table
